@@ -1,0 +1,33 @@
+import * as z from 'zod/mini';
+import { charCount, jsonByteLength } from './text.js';
+
+/** A string of at most `limit` characters (code points, see `charCount`). */
+export function maxChars(limit: number) {
+  return z.string().check(
+    z.refine((text: string) => text.length <= limit || charCount(text) <= limit, {
+      message: `must be at most ${limit} characters`,
+      params: { limit, unit: 'characters' },
+    }),
+  );
+}
+
+/** A JSON object of at most `limit` bytes once serialized as UTF-8. */
+export function maxJsonBytes(limit: number) {
+  return z.record(z.string(), z.unknown()).check(
+    z.refine((value: Record<string, unknown>) => jsonByteLength(value) <= limit, {
+      message: `must serialize to at most ${limit} bytes of UTF-8 JSON`,
+      params: { limit, unit: 'bytes' },
+    }),
+  );
+}
+
+/** A whole number identifier. */
+export const IntId = z.int();
+
+/** An ISO 8601 date-time string; UTC per the contract, any offset tolerated. */
+export const Timestamp = z.iso.datetime({ offset: true });
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A UUID string in any version (chat ids, request ids). */
+export const Uuid = z.string().check(z.regex(UUID_PATTERN, 'must be a UUID'));

@@ -1,0 +1,51 @@
+import type { Scope } from './scopes.js';
+
+/** Every `message_code` and turn `code` the contract names (sections 2.1, 5, 6 and 7). */
+export const KNOWN_CODES = [
+  'api_v1_ok',
+  'api_v1_not_found',
+  'api_token_scope_not_allowed',
+  'api_v1_resource_policy_create_denied',
+  'api_v1_resource_not_allowed',
+  'prompt_refs_invalid',
+  'prompt_text_too_long',
+  'api_v1_idempotency_key_required',
+  'api_v1_sync_requires_auto',
+  'api_v1_idempotency_conflict',
+  'api_v1_turn_in_progress',
+  'api_v1_chat_busy',
+  'api_v1_core_unavailable',
+  'api_v1_content_too_long',
+  'api_v1_too_many_attachments',
+  'upstream_error',
+  'interaction_in_auto_mode',
+  'turn_timeout',
+  'persistence_failed',
+  'outcome_unknown',
+  'idempotency_outcome_unknown',
+  'api_v1_action_not_found',
+  'api_v1_action_not_pending',
+  'api_v1_action_result_unknown',
+  'api_v1_service_unavailable',
+  'api_v1_interaction_backend_unavailable',
+] as const;
+
+/** A `message_code` the contract names. */
+export type KnownCode = (typeof KNOWN_CODES)[number];
+
+/** A `message_code`: one the contract names, or one it does not know yet (kept as a plain string). */
+export type MessageCode = KnownCode | (string & {});
+
+/** The `data` of an error response, by `message_code`, where the contract gives its shape. */
+export interface ErrorDataByCode {
+  api_token_scope_not_allowed: { required_scopes: Scope[] };
+  api_v1_chat_busy: { message_id: number };
+  api_v1_core_unavailable: { code: string };
+  upstream_error: { chat_id: string; message_id: number };
+  turn_timeout: { chat_id: string; message_id: number };
+  api_v1_action_result_unknown: { upstream_status?: number };
+  prompt_refs_invalid: Array<Record<string, unknown>>;
+}
+
+/** The `data` of an error with code `C`: its documented shape, or `unknown`. */
+export type ErrorData<C extends string> = C extends keyof ErrorDataByCode ? ErrorDataByCode[C] : unknown;

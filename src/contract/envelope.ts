@@ -1,0 +1,55 @@
+import * as z from 'zod/mini';
+
+/** `retry_action` of an outage: `retry` (the request never left) or `check_status` (do not resend). */
+export type RetryAction = 'retry' | 'check_status' | (string & {});
+
+/** Outage details: `meta.error_details` of an error response, `details` of `message.error` (section 6). */
+export const ErrorDetailsSchema = z.looseObject({
+  schema_version: z.optional(z.int()),
+  service: z.optional(z.string()),
+  service_code: z.optional(z.string()),
+  dependency: z.optional(z.string()),
+  operation: z.optional(z.string()),
+  failure_kind: z.optional(z.string()),
+  operation_outcome: z.optional(z.string()),
+  retryable: z.optional(z.boolean()),
+  retry_action: z.optional(z.string() as z.ZodMiniType<RetryAction>),
+  request_id: z.optional(z.string()),
+});
+/** Outage details (section 6, `details` fields). */
+export type ErrorDetails = z.infer<typeof ErrorDetailsSchema>;
+
+/** `meta` of a successful response (2.1); `page`, `size` and `total` only on lists. */
+export const MetaSchema = z.looseObject({
+  request_id: z.string(),
+  page: z.optional(z.int()),
+  size: z.optional(z.int()),
+  total: z.optional(z.int()),
+});
+/** `meta` of a successful response. */
+export type Meta = z.infer<typeof MetaSchema>;
+
+/** The envelope of every successful response (2.1); `data` is validated by the endpoint's own schema. */
+export const EnvelopeSchema = z.looseObject({
+  status: z.literal('success'),
+  message: z.string(),
+  message_code: z.string(),
+  data: z.unknown(),
+  meta: MetaSchema,
+});
+
+/** The body of a failed response: `message_code` always, the rest when the service sends it (7). */
+export const ErrorBodySchema = z.looseObject({
+  status: z.optional(z.string()),
+  message: z.optional(z.string()),
+  message_code: z.string(),
+  data: z.optional(z.unknown()),
+  meta: z.optional(
+    z.looseObject({
+      request_id: z.optional(z.string()),
+      error_details: z.optional(ErrorDetailsSchema),
+    }),
+  ),
+});
+/** The body of a failed response. */
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;

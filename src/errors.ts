@@ -1,0 +1,122 @@
+import type { ErrorData, KnownCode, MessageCode } from './contract/codes.js';
+import type { ErrorDetails } from './contract/envelope.js';
+
+/** Base class of every error the SDK throws. */
+export class ConvoError extends Error {
+  override name = 'ConvoError';
+  /** The `Idempotency-Key` of the turn call that failed, when it was one: read its outcome later with it. */
+  idempotencyKey?: string;
+}
+
+/** Fields of an `ApiError`. */
+export interface ApiErrorInit {
+  /** HTTP status. */
+  status: number;
+  /** `message_code` of the response. */
+  code: MessageCode;
+  /** The service's message. */
+  message: string;
+  /** `data` of the response, when it had one. */
+  data: unknown;
+  /** `meta.request_id`, when the response had one. */
+  requestId: string | undefined;
+  /** `meta.error_details`, present on outages. */
+  errorDetails: ErrorDetails | undefined;
+  /** Milliseconds the service asked to wait (`Retry-After`), when it did. */
+  retryAfterMs?: number | undefined;
+}
+
+/** The service answered with an error status (section 7). */
+export class ApiError<C extends MessageCode = MessageCode> extends ConvoError {
+  override name = 'ApiError';
+  /** HTTP status. */
+  readonly status: number;
+  /** `message_code`: compare it, or use `is()` to narrow `data`. */
+  readonly code: C;
+  /** `data` of the response (its shape per code is in `ErrorDataByCode`). */
+  readonly data: ErrorData<C>;
+  /** `meta.request_id` of the failed request. */
+  readonly requestId: string | undefined;
+  /** `meta.error_details`: outage details, with `retry_action`. */
+  readonly errorDetails: ErrorDetails | undefined;
+  /** Milliseconds the service asked to wait before a retry (`Retry-After`). */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(init: ApiErrorInit) {
+    super(`${init.status} ${init.code}: ${init.message}`);
+    this.status = init.status;
+    this.code = init.code as C;
+    this.data = init.data as ErrorData<C>;
+    this.requestId = init.requestId;
+    this.errorDetails = init.errorDetails;
+    this.retryAfterMs = init.retryAfterMs;
+  }
+
+  /** Whether this error has `code`; narrows `data` to that code's documented shape. */
+  is<K extends KnownCode>(code: K): this is ApiError<K> {
+    return (this.code as string) === code;
+  }
+}
+
+/** The request could not reach the service, or the connection broke before a complete response. */
+export class ConnectionError extends ConvoError {
+  override name = 'ConnectionError';
+}
+
+/** The request took longer than its `timeout`. */
+export class TimeoutError extends ConvoError {
+  override name = 'TimeoutError';
+}
+
+/** The caller's `signal` aborted the request. */
+export class AbortError extends ConvoError {
+  override name = 'AbortError';
+}
+
+/** One problem found in a request before it was sent. */
+export interface ValidationIssue {
+  /** Dotted path of the field, such as `attachments.file_ids.0`. */
+  field: string;
+  /** What is wrong with it. */
+  message: string;
+  /** The limit that was crossed, when the problem is a limit. */
+  limit?: number;
+}
+
+/** Bad input, found before anything was sent; `field` and `limit` name the first problem. */
+export class ValidationError extends ConvoError {
+  override name = 'ValidationError';
+  /** The first failing field. */
+  readonly field: string;
+  /** The limit that field crossed, when it crossed one. */
+  readonly limit: number | undefined;
+  /** Every problem found. */
+  readonly issues: ValidationIssue[];
+
+  constructor(issues: [ValidationIssue, ...ValidationIssue[]]) {
+    const [first] = issues;
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+    super(`${first.field}: ${first.message}${more}`);
+    this.field = first.field;
+    this.limit = first.limit;
+    this.issues = issues;
+  }
+}
+
+/** A response did not match the contract: `path` names where, `body` holds what came. */
+export class ResponseValidationError extends ConvoError {
+  override name = 'ResponseValidationError';
+  /** Dotted path of the first mismatch in the body. */
+  readonly path: string;
+  /** The parsed body (or raw text, when it was not JSON). */
+  readonly body: unknown;
+  /** HTTP status of the response. */
+  readonly status: number;
+
+  constructor(message: string, init: { path: string; body: unknown; status: number }) {
+    super(`response does not match the contract at ${init.path || '(root)'}: ${message}`);
+    this.path = init.path;
+    this.body = init.body;
+    this.status = init.status;
+  }
+}

@@ -1,0 +1,79 @@
+import type * as z from 'zod/mini';
+import { ErrorBodySchema } from '../contract/envelope.js';
+import { plainIssues } from '../contract/issues.js';
+import {
+  AbortError,
+  ApiError,
+  ConnectionError,
+  ConvoError,
+  ResponseValidationError,
+  TimeoutError,
+} from '../errors.js';
+
+/** Maps what fetch (through ky) threw to the SDK's error classes. */
+export function fetchFailure(
+  error: unknown,
+  signal: AbortSignal | undefined,
+  timeoutMs: number | false,
+): ConvoError {
+  if (error instanceof ConvoError) return error;
+  if (signal?.aborted)
+    return new AbortError('the request was aborted by its signal', { cause: signal.reason });
+  if (error instanceof Error && error.name === 'TimeoutError') {
+    return new TimeoutError(`no response within ${timeoutMs} ms`);
+  }
+  // Keep only the low-level cause: ky's own errors hold the Request, and with it the credential.
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return new ConnectionError(`the connection failed: ${reason}`, { cause });
+}
+
+/** Builds the error of a non-2xx response from its parsed body. */
+export function apiFailure(status: number, body: unknown, retryAfter: string | null): ConvoError {
+  const parsed = ErrorBodySchema.safeParse(body);
+  if (!parsed.success) {
+    if (body === undefined || typeof body === 'string') {
+      return new ApiError({
+        status,
+        code: `http_${status}`,
+        message: typeof body === 'string' && body ? body.slice(0, 200) : 'the response had no error body',
+        data: undefined,
+        requestId: undefined,
+        errorDetails: undefined,
+      });
+    }
+    return schemaFailure(parsed.error, body, status);
+  }
+  const { message_code, message, data, meta } = parsed.data;
+  return new ApiError({
+    status,
+    code: message_code,
+    message: message ?? message_code,
+    data,
+    requestId: meta?.request_id,
+    errorDetails: meta?.error_details,
+    retryAfterMs: retryAfterMs(retryAfter),
+  });
+}
+
+/** A `ResponseValidationError` from a zod failure, naming the first mismatching path. */
+export function schemaFailure(
+  error: z.core.$ZodError,
+  body: unknown,
+  status: number,
+  prefix = '',
+): ConvoError {
+  const [first] = plainIssues(error.issues);
+  const field = first?.field === '(body)' ? '' : (first?.field ?? '');
+  const path = [prefix, field].filter(Boolean).join('.');
+  return new ResponseValidationError(first?.message ?? 'is invalid', { path, body, status });
+}
+
+/** `Retry-After` in milliseconds: delta-seconds or an HTTP date. */
+export function retryAfterMs(header: string | null): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}

@@ -1,0 +1,95 @@
+import type { Meta } from '../contract/envelope.js';
+import { ResponseValidationError } from '../errors.js';
+
+/** One page of a list, async-iterable over every item of this page and the ones after it. */
+export class Page<T> implements AsyncIterable<T> {
+  /** The items of this page. */
+  readonly items: T[];
+  /** Number of this page, from 1. */
+  readonly page: number;
+  /** Page size asked for. */
+  readonly size: number;
+  /** Number of items across all pages. */
+  readonly total: number;
+  readonly #load: (page: number) => Promise<Page<T>>;
+
+  constructor(items: T[], meta: Meta, load: (page: number) => Promise<Page<T>>) {
+    const { page, size, total } = meta;
+    if (page === undefined || size === undefined || total === undefined) {
+      const missing = page === undefined ? 'page' : size === undefined ? 'size' : 'total';
+      throw new ResponseValidationError('a list must carry page, size and total', {
+        path: `meta.${missing}`,
+        body: { data: items, meta },
+        status: 200,
+      });
+    }
+    this.items = items;
+    this.page = page;
+    this.size = size;
+    this.total = total;
+    this.#load = load;
+  }
+
+  /** Whether another page follows this one. */
+  hasNextPage(): boolean {
+    return this.items.length > 0 && this.page * this.size < this.total;
+  }
+
+  /** Loads the next page; check `hasNextPage()` first. */
+  nextPage(): Promise<Page<T>> {
+    return this.#load(this.page + 1);
+  }
+
+  /** Every item from this page on, loading the following pages as it goes. */
+  async *[Symbol.asyncIterator](): AsyncIterator<T> {
+    let current: Page<T> = this;
+    for (;;) {
+      yield* current.items;
+      if (!current.hasNextPage()) return;
+      current = await current.nextPage();
+    }
+  }
+}
+
+/**
+ * What a list method returns: await it for the first `Page`, or iterate it with `for await` over every
+ * item of every page. Nothing is sent until one of the two happens.
+ */
+export class PagePromise<T> implements Promise<Page<T>>, AsyncIterable<T> {
+  /** Tag shown by `Object.prototype.toString`. */
+  readonly [Symbol.toStringTag] = 'PagePromise';
+  #loading: Promise<Page<T>> | undefined;
+  readonly #load: () => Promise<Page<T>>;
+
+  constructor(load: () => Promise<Page<T>>) {
+    this.#load = load;
+  }
+
+  #first(): Promise<Page<T>> {
+    this.#loading ??= this.#load();
+    return this.#loading;
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: a PagePromise is awaited like a promise on purpose.
+  then<A = Page<T>, B = never>(
+    onFulfilled?: ((page: Page<T>) => A | PromiseLike<A>) | null,
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    return this.#first().then(onFulfilled, onRejected);
+  }
+
+  /** Like `Promise.prototype.catch`. */
+  catch<B = never>(onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<Page<T> | B> {
+    return this.#first().catch(onRejected);
+  }
+
+  /** Like `Promise.prototype.finally`. */
+  finally(onFinally?: (() => void) | null): Promise<Page<T>> {
+    return this.#first().finally(onFinally);
+  }
+
+  /** Every item of every page. */
+  async *[Symbol.asyncIterator](): AsyncIterator<T> {
+    yield* await this.#first();
+  }
+}

@@ -1,0 +1,56 @@
+export { Client, type ClientOptions } from './client.js';
+export type { Catalog } from './contract/catalog.js';
+export type {
+  Chat,
+  ChatCreate,
+  ChatDeleted,
+  ChatListQuery,
+  ChatUpdate,
+  PermissionMode,
+} from './contract/chat.js';
+export { PERMISSION_MODES } from './contract/chat.js';
+export type { ErrorData, ErrorDataByCode, KnownCode, MessageCode } from './contract/codes.js';
+export { KNOWN_CODES } from './contract/codes.js';
+export type { ErrorDetails, Meta, RetryAction } from './contract/envelope.js';
+export { LIMITS } from './contract/limits.js';
+export type { PageQuery } from './contract/page.js';
+export { SCOPES, type Scope } from './contract/scopes.js';
+export type {
+  Skill,
+  SkillCreate,
+  SkillDeleted,
+  SkillLevel,
+  SkillUpdate,
+  SkillVisibility,
+} from './contract/skill.js';
+export { SKILL_LEVELS, SKILL_VISIBILITIES } from './contract/skill.js';
+export { charCount } from './contract/text.js';
+export type {
+  Attachments,
+  Message,
+  Source,
+  Step,
+  ToolCall,
+  Turn,
+  TurnSend,
+  TurnStatus,
+  TurnStreamBody,
+  Usage,
+} from './contract/turn.js';
+export { ATTACHMENT_SCOPES, TURN_STATUSES } from './contract/turn.js';
+export {
+  AbortError,
+  ApiError,
+  ConnectionError,
+  ConvoError,
+  ResponseValidationError,
+  TimeoutError,
+  ValidationError,
+  type ValidationIssue,
+} from './errors.js';
+export { Page, PagePromise } from './http/page.js';
+export type { RetryInfo } from './http/retry.js';
+export type { Logger, RequestOptions } from './http/transport.js';
+export { Chats } from './resources/chats.js';
+export { Skills } from './resources/skills.js';
+export { type SentTurn, type TurnOptions, Turns } from './resources/turns.js';

@@ -1,0 +1,18 @@
+/**
+ * `convo-sdk/msw`: the mock as msw request handlers, for tests that already intercept fetch with msw:
+ * `setupServer(...mswHandlers(createMock()))`, then point the client at `http://convo.mock`.
+ */
+import { type HttpHandler, http } from 'msw';
+import type { ConvoMock } from './mock.js';
+
+/** Options of `mswHandlers`. */
+export interface MswHandlersOptions {
+  /** The origin the client calls; `http://convo.mock` by default. A trailing slash is ignored. */
+  baseUrl?: string;
+}
+
+/** msw handlers passing every request under `baseUrl` to `mock.handle`. */
+export function mswHandlers(mock: ConvoMock, { baseUrl = mock.url }: MswHandlersOptions = {}): HttpHandler[] {
+  const origin = baseUrl.replace(/\/+$/, '');
+  return [http.all(`${origin}/*`, ({ request }) => mock.handle(request))];
+}

@@ -1,0 +1,94 @@
+import type { ActionRequiredPayload, TurnFailure } from '../contract/events.js';
+import type { Step, Turn } from '../contract/turn.js';
+
+/** `message.start`: the turn began; `message_id` finds it later in the message listing. */
+export interface StartEvent {
+  type: 'start';
+  chat_id: string;
+  message_id: number;
+  request_id: string;
+}
+
+/** New text: `text` is a suffix, or with `replace` the full text; `snapshot` is the whole text after it. */
+export interface DeltaEvent {
+  type: 'delta';
+  text: string;
+  replace: boolean;
+  snapshot: string;
+}
+
+/** Reasoning or tools progressed (informational). */
+export interface StepEvent {
+  type: 'step';
+  steps: Step[];
+}
+
+/** The turn waits for an answer to an interaction (see `client.actions` and `turns.run`). */
+export interface ActionRequiredEvent {
+  type: 'action_required';
+  /** The interaction as it came: `kind`, `action_id`, `payload` (and `resolution` for `auth_required`). */
+  interaction: ActionRequiredPayload;
+  /** When it was received (epoch ms); it expires 110 s later. */
+  receivedAt: number;
+}
+
+/** A keep-alive; surfaced only with the `pings` option. */
+export interface PingEvent {
+  type: 'ping';
+  ts: number;
+}
+
+/** The turn finished and was saved; `turn.content` is the complete answer. */
+export interface CompletedEvent {
+  type: 'completed';
+  turn: Turn;
+}
+
+/** The turn was cancelled; `turn.content` is what was generated before the cut, possibly empty. */
+export interface CancelledEvent {
+  type: 'cancelled';
+  turn: Turn;
+}
+
+/** The turn failed. */
+export interface ErrorEvent {
+  type: 'error';
+  error: TurnFailure;
+}
+
+/** The connection broke and the stream was re-opened with the same key; what follows continues the text. */
+export interface ResumedEvent {
+  type: 'resumed';
+  /** The how-manyth re-opening this is, from 1. */
+  attempt: number;
+  /** Why the previous connection was given up on. */
+  reason: string;
+}
+
+/** An event this version does not know (the contract may add some); passed through untouched. */
+export interface UnknownEvent {
+  type: 'unknown';
+  event: string;
+  data: unknown;
+}
+
+/** Every event a `TurnStream` yields, discriminated by `type`. */
+export type TurnStreamEvent =
+  | StartEvent
+  | DeltaEvent
+  | StepEvent
+  | ActionRequiredEvent
+  | PingEvent
+  | CompletedEvent
+  | CancelledEvent
+  | ErrorEvent
+  | ResumedEvent
+  | UnknownEvent;
+
+/** The events that end a turn. */
+export type TerminalEvent = CompletedEvent | CancelledEvent | ErrorEvent;
+
+/** Whether `event` ends the turn. */
+export function isTerminal(event: TurnStreamEvent): event is TerminalEvent {
+  return event.type === 'completed' || event.type === 'cancelled' || event.type === 'error';
+}

@@ -1,0 +1,95 @@
+import type { Logger } from '../http/transport.js';
+import { decode } from './decode.js';
+import type { TurnStreamEvent } from './events.js';
+import { Fold } from './fold.js';
+import type { RawEvent } from './sse.js';
+
+/** The relay's own event: a recovery, carried to a browser by `toReadableStream`. */
+export const RESUMED_EVENT = 'convo.resumed';
+
+/** What one stream of a turn keeps across its connections. */
+export class StreamState {
+  readonly fold = new Fold();
+  /** `message.start`, once seen: a re-opened connection starts again, and is not shown twice. */
+  start: { chat_id: string; message_id: number } | undefined;
+  /** Interactions and steps already shown, so a re-delivered outcome does not show them twice. */
+  readonly seen = new Set<string>();
+  readonly #pings: boolean;
+  readonly #logger: Logger | undefined;
+
+  constructor(options: { pings: boolean; logger: Logger | undefined }) {
+    this.#pings = options.pings;
+    this.#logger = options.logger;
+  }
+
+  /**
+   * Turns the events of one connection into the caller's events; returns `true` once a terminal event was
+   * yielded (anything after it is dropped and logged), `false` when the connection ended without one.
+   */
+  async *connection(raws: AsyncIterable<RawEvent>): AsyncGenerator<TurnStreamEvent, boolean> {
+    let ended = false;
+    for await (const raw of raws) {
+      if (ended) {
+        this.#logger?.warn?.('dropped an event after the terminal event', { event: raw.event });
+        continue;
+      }
+      const decoded = decode(raw);
+      switch (decoded.name) {
+        case 'message.delta': {
+          const change = this.fold.apply(decoded.payload.text, decoded.payload.replace);
+          if (change) yield { type: 'delta', ...change, snapshot: this.fold.shown };
+          break;
+        }
+        case 'ping':
+          if (this.#pings) yield { type: 'ping', ts: decoded.payload.ts };
+          break;
+        case 'message.start': {
+          const { chat_id, message_id, request_id } = decoded.payload;
+          if (!this.start) {
+            this.start = { chat_id, message_id };
+            yield { type: 'start', chat_id, message_id, request_id };
+          } else if (this.start.message_id !== message_id) {
+            this.#logger?.warn?.('a re-opened stream started another message', { message_id });
+          }
+          break;
+        }
+        case 'message.step':
+          if (this.#firstTime(`step:${raw.data}`)) yield { type: 'step', steps: decoded.payload.steps };
+          break;
+        case 'message.action_required':
+          if (this.#firstTime(`action:${decoded.payload.action_id}`)) {
+            yield { type: 'action_required', interaction: decoded.payload, receivedAt: Date.now() };
+          }
+          break;
+        case 'message.completed':
+        case 'message.cancelled': {
+          const change = this.fold.settle(decoded.payload.content);
+          if (change) yield { type: 'delta', ...change, snapshot: this.fold.shown };
+          const status = decoded.name === 'message.completed' ? 'completed' : 'cancelled';
+          yield { type: status, turn: { ...decoded.payload, status } };
+          ended = true;
+          break;
+        }
+        case 'message.error':
+          yield { type: 'error', error: decoded.payload };
+          ended = true;
+          break;
+        case 'unknown':
+          if (decoded.event === RESUMED_EVENT) {
+            this.fold.restart();
+            yield { type: 'resumed', ...(decoded.data as { attempt: number; reason: string }) };
+          } else {
+            yield { type: 'unknown', event: decoded.event, data: decoded.data };
+          }
+          break;
+      }
+    }
+    return ended;
+  }
+
+  #firstTime(key: string): boolean {
+    if (this.seen.has(key)) return false;
+    this.seen.add(key);
+    return true;
+  }
+}

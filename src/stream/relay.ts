@@ -1,0 +1,56 @@
+import type { TurnStreamEvent } from './events.js';
+import { RESUMED_EVENT } from './map.js';
+
+const encoder = new TextEncoder();
+
+/** The wire name and payload of an event, as the service sends it (and `convo.resumed` for a recovery). */
+function toWire(event: TurnStreamEvent): [string, unknown] {
+  switch (event.type) {
+    case 'start': {
+      const { type: _, ...payload } = event;
+      return ['message.start', payload];
+    }
+    case 'delta':
+      return ['message.delta', { text: event.text, replace: event.replace }];
+    case 'step':
+      return ['message.step', { steps: event.steps }];
+    case 'action_required':
+      return ['message.action_required', event.interaction];
+    case 'ping':
+      return ['ping', { ts: event.ts }];
+    case 'completed':
+    case 'cancelled': {
+      const { status: _, ...turn } = event.turn;
+      return [`message.${event.type}`, turn];
+    }
+    case 'error':
+      return ['message.error', event.error];
+    case 'resumed':
+      return [RESUMED_EVENT, { attempt: event.attempt, reason: event.reason }];
+    case 'unknown':
+      return [event.event, event.data];
+  }
+}
+
+/**
+ * Encodes what a reader sees (the deltas after reconciliation, not the raw ones) as SSE, so that a browser
+ * reading it with `TurnStream.fromReadableStream` folds exactly the same text.
+ */
+export function encodeEvents(events: AsyncIterable<TurnStreamEvent>): ReadableStream<Uint8Array> {
+  const iterator = events[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await iterator.next();
+        if (next.done) return controller.close();
+        const [name, payload] = toWire(next.value);
+        controller.enqueue(encoder.encode(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`));
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+    async cancel(reason) {
+      await iterator.return?.(reason);
+    },
+  });
+}

@@ -1,0 +1,27 @@
+import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest';
+import { TARGETS, type Target } from './targets.js';
+
+/** One e2e case: a name citing its spec section, and what it does with a target. */
+export type Case = readonly [name: string, run: (target: Target, context: TestContext) => Promise<void>];
+
+/** Runs every case through every target (fetch injection, msw, real HTTP, and CONVO_MOCK_CMD if set). */
+export function runOnTargets(suite: string, cases: readonly Case[]): void {
+  for (const { name, start } of TARGETS) {
+    describe(`${suite} via ${name}`, () => {
+      let target: Target;
+      beforeAll(async () => {
+        target = await start();
+      });
+      afterAll(async () => {
+        await target?.close();
+      });
+      for (const [title, run] of cases) it(title, (context) => run(target, context));
+    });
+  }
+}
+
+/** Skips a case that needs the in-process mock's controls when the target is an external server. */
+export function needsInProcessMock(target: Target, context: TestContext): NonNullable<Target['mock']> {
+  if (!target.mock) context.skip('needs the in-process mock controls, which an external server lacks');
+  return target.mock!;
+}

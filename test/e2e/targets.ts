@@ -1,0 +1,170 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { setupServer } from 'msw/node';
+import { Client, type ClientOptions } from '../../src/index.js';
+import { type ConvoMock, createMock, type MockCredential, startMockServer } from '../../src/mock/index.js';
+import { mswHandlers } from '../../src/mock/msw.js';
+
+/** The credentials every e2e target knows, by name; `flag` is the same credential for `convo-mock --token`. */
+export const CREDENTIALS = {
+  full: { token: 'full', flag: 'full' },
+  fullSameUser: { token: 'full-b', flag: 'full-b' },
+  coworker: { token: 'coworker', userId: 2, flag: 'coworker@2' },
+  otherCompany: { token: 'other-co', userId: 4, flag: 'other-co@4' },
+  skillsRead: { token: 'skills-ro', scopes: ['skills:read'], flag: 'skills-ro=skills:read' },
+  noScope: { token: 'no-scope', scopes: [], flag: 'no-scope=' },
+  /** Limited to an empty skills allowlist: only the in-process mock can set one up. */
+  allowlisted: { token: 'allowlisted', allow: { skills: [] }, flag: undefined },
+} as const satisfies Record<string, MockCredential & { flag: string | undefined }>;
+
+/** A credential name of `CREDENTIALS`. */
+export type CredentialName = keyof typeof CREDENTIALS;
+
+const tokens: MockCredential[] = Object.values(CREDENTIALS).map(({ flag: _flag, ...credential }) =>
+  structuredClone(credential),
+) as MockCredential[];
+
+/** What a raw request got back. */
+export interface RawReply {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+/** A running mock reached one way; `mock` is there when the test can use the in-process controls. */
+export interface Target {
+  /** Which way the SDK reaches the mock. */
+  name: string;
+  /** The base URL clients use. */
+  url: string;
+  /** The in-process mock, absent for an external server. */
+  mock: ConvoMock | undefined;
+  /** A client for one of the known credentials. */
+  client(credential?: CredentialName, options?: ClientOptions): Client;
+  /** A request past the client's checks, to see what the mock itself answers; `token: null` sends none. */
+  raw(
+    path: string,
+    init?: { method?: string; token?: string | null; body?: unknown; headers?: Record<string, string> },
+  ): Promise<RawReply>;
+  /** Frees the target. */
+  close(): Promise<void>;
+}
+
+function rawFor(url: string, fetch: typeof globalThis.fetch): Target['raw'] {
+  return async (path, init = {}) => {
+    const headers: Record<string, string> = { ...init.headers };
+    const token = init.token === undefined ? CREDENTIALS.full.token : init.token;
+    if (token !== null) headers.authorization = `Bearer ${token}`;
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(new URL(path, url), {
+      method: init.method ?? 'GET',
+      headers,
+      ...(init.body === undefined
+        ? {}
+        : { body: typeof init.body === 'string' ? init.body : JSON.stringify(init.body) }),
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+  };
+}
+
+function clientFor(url: string, fetch: ClientOptions['fetch']) {
+  return (credential: CredentialName = 'full', options: ClientOptions = {}) =>
+    new Client({
+      baseUrl: url,
+      token: CREDENTIALS[credential].token,
+      retryDelay: { min: 1, max: 20 },
+      ...(fetch ? { fetch } : {}),
+      ...options,
+    });
+}
+
+/** In-process: the mock's fetch injected into the client. */
+async function viaFetch(): Promise<Target> {
+  const mock = createMock({ tokens });
+  return {
+    name: 'fetch',
+    url: mock.url,
+    mock,
+    client: clientFor(mock.url, mock.fetch),
+    raw: rawFor(mock.url, mock.fetch),
+    close: async () => {},
+  };
+}
+
+/** msw: the global fetch intercepted by the mock's msw handlers. */
+async function viaMsw(): Promise<Target> {
+  const mock = createMock({ tokens });
+  const server = setupServer(...mswHandlers(mock));
+  server.listen();
+  return {
+    name: 'msw',
+    url: mock.url,
+    mock,
+    client: clientFor(mock.url, undefined),
+    raw: rawFor(mock.url, (...args) => globalThis.fetch(...args)),
+    close: async () => server.close(),
+  };
+}
+
+/** Real HTTP: the node:http server on loopback. */
+async function viaHttp(): Promise<Target> {
+  const server = await startMockServer({ port: 0, tokens });
+  return {
+    name: 'http',
+    url: server.url,
+    mock: server.mock,
+    client: clientFor(server.url, undefined),
+    raw: rawFor(server.url, globalThis.fetch),
+    close: server.close,
+  };
+}
+
+/** An external server started from `CONVO_MOCK_CMD`, following mock-conventions.md. */
+async function viaCommand(command: string): Promise<Target> {
+  const flags = [
+    '--port',
+    '0',
+    ...Object.values(CREDENTIALS).flatMap((c) => (c.flag ? ['--token', c.flag] : [])),
+  ];
+  const child = spawn(`${command} ${flags.map((f) => JSON.stringify(f)).join(' ')}`, {
+    shell: true,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await printedUrl(child);
+  return {
+    name: 'external',
+    url,
+    mock: undefined,
+    client: clientFor(url, undefined),
+    raw: rawFor(url, globalThis.fetch),
+    close: async () => {
+      child.kill('SIGTERM');
+    },
+  };
+}
+
+function printedUrl(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`no URL printed in 15 s: ${out}`)), 15_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /https?:\/\/[^\s/]+:\d+/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[0]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`the mock command exited with ${code}: ${out}`)));
+  });
+}
+
+/** The ways to reach a mock; with `CONVO_MOCK_CMD` set, the external server too. */
+export const TARGETS: Array<{ name: string; start(): Promise<Target> }> = [
+  { name: 'fetch', start: viaFetch },
+  { name: 'msw', start: viaMsw },
+  { name: 'http', start: viaHttp },
+  ...(process.env.CONVO_MOCK_CMD
+    ? [{ name: 'external', start: () => viaCommand(process.env.CONVO_MOCK_CMD as string) }]
+    : []),
+];

@@ -1,0 +1,134 @@
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { type CommandIo, main, parseCommandLine, USAGE } from '../../src/mock/command.js';
+import { SCOPES } from '../../src/mock/index.js';
+
+/** Captures the command's output; `signals` stands in for the process. */
+function fakeIo() {
+  const out: string[] = [];
+  const err: string[] = [];
+  const signals = new EventEmitter();
+  const io: CommandIo = { out: (line) => out.push(line), err: (line) => err.push(line), signals };
+  return { io, out, err, signals };
+}
+
+/** Resolves with the first stdout line, once the command printed it. */
+async function firstLine(out: string[]): Promise<string> {
+  for (let i = 0; i < 200 && out.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  if (!out[0]) throw new Error('nothing printed');
+  return out[0];
+}
+
+describe('8 the convo-mock command (mock-conventions "Starting it")', () => {
+  it('--port 0 prints ONE line with http://HOST:PORT, serves the tokens, and stops on SIGTERM', async () => {
+    const { io, out, signals } = fakeIo();
+    const exit = main(['--port', '0', '--token', 'a=skills:read', '--token', 'b@2'], io);
+    const line = await firstLine(out);
+    const url = /http:\/\/127\.0\.0\.1:(\d+)/.exec(line)?.[0];
+    expect(url).toBeDefined();
+    expect(url).not.toMatch(/:0$/);
+    expect(out).toEqual([line]);
+
+    const read = await fetch(`${url}/api/v1/skills`, { headers: { authorization: 'Bearer a' } });
+    expect(read.status).toBe(200);
+    const write = await fetch(`${url}/api/v1/skills`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer a' },
+      body: '{}',
+    });
+    expect(write.status).toBe(403);
+    const byDefault = await fetch(`${url}/api/v1/skills`, {
+      headers: { authorization: 'Bearer mock-token' },
+    });
+    expect(byDefault.status).toBe(401);
+
+    signals.emit('SIGTERM');
+    expect(await exit).toBe(0);
+    expect(signals.listenerCount('SIGINT') + signals.listenerCount('SIGTERM')).toBe(0);
+    await expect(fetch(`${url}/api/v1/skills`)).rejects.toThrow();
+  });
+
+  it('without --token: mock-token with every scope; stops on SIGINT', async () => {
+    const { io, out, signals } = fakeIo();
+    const exit = main(['--port', '0', '--host', '127.0.0.1'], io);
+    const url = /http:\/\/[^\s]+/.exec(await firstLine(out))?.[0];
+    const reply = await fetch(`${url}/api/v1/skills`, { headers: { authorization: 'Bearer mock-token' } });
+    expect(reply.status).toBe(200);
+    signals.emit('SIGINT');
+    expect(await exit).toBe(0);
+  });
+
+  it('--help prints the usage and exits 0', async () => {
+    const { io, out } = fakeIo();
+    expect(await main(['--help'], io)).toBe(0);
+    expect(out).toEqual([USAGE]);
+    for (const flag of ['--host', '--port', '--token', '--ping-ms', '--interaction-ttl-ms']) {
+      expect(USAGE).toContain(flag);
+    }
+  });
+
+  it('bad arguments exit 2 with a message on stderr and nothing on stdout', async () => {
+    for (const argv of [
+      ['--bogus'],
+      ['--token', 'a=skills:admin'],
+      ['--port', 'x'],
+      ['--port', '70000'],
+      ['--ping-ms', '0'],
+      ['stray'],
+    ]) {
+      const { io, out, err } = fakeIo();
+      expect(await main(argv, io), argv.join(' ')).toBe(2);
+      expect(out).toEqual([]);
+      expect(err[0]).toMatch(/^convo-mock: /);
+    }
+  });
+
+  it('an unknown scope names itself on stderr', async () => {
+    const { io, err } = fakeIo();
+    await main(['--token', 'a=skills:admin'], io);
+    expect(err[0]).toContain('unknown scope "skills:admin"');
+  });
+
+  it('a port in use exits 1', async () => {
+    const first = fakeIo();
+    const exit = main(['--port', '0'], first.io);
+    const port = /:(\d+)/.exec(await firstLine(first.out))?.[1] ?? '';
+    const second = fakeIo();
+    expect(await main(['--port', port], second.io)).toBe(1);
+    expect(second.err[0]).toMatch(/EADDRINUSE/);
+    first.signals.emit('SIGTERM');
+    await exit;
+  });
+
+  it('parses every flag: defaults, repeated --token, --ping-ms, --interaction-ttl-ms', () => {
+    expect(parseCommandLine([])).toEqual({ help: false, server: { tokens: [] } });
+    expect(
+      parseCommandLine([
+        '--host',
+        '0.0.0.0',
+        '--port',
+        '4011',
+        '--token',
+        'a',
+        '--token',
+        'b=@4',
+        '--ping-ms',
+        '50',
+        '--interaction-ttl-ms',
+        '200',
+      ]),
+    ).toEqual({
+      help: false,
+      server: {
+        host: '0.0.0.0',
+        port: 4011,
+        tokens: [
+          { token: 'a', scopes: [...SCOPES], userId: 1 },
+          { token: 'b', scopes: [], userId: 4 },
+        ],
+        pingMs: 50,
+        interactionTtlMs: 200,
+      },
+    });
+  });
+});

@@ -1,0 +1,122 @@
+import * as z from 'zod/mini';
+import { EnvelopeSchema, ErrorBodySchema } from '../../src/contract/envelope.js';
+import { type Skill, SkillSchema } from '../../src/contract/skill.js';
+import type { ConvoMock, MockCredential } from '../../src/mock/index.js';
+
+/** A body of the mock: the envelope of 2.1 or the error body of 7. */
+export interface ReplyBody {
+  status: string;
+  message: string;
+  message_code: string;
+  data: unknown;
+  meta: { request_id: string; page?: number; size?: number; total?: number; error_details?: unknown };
+}
+
+/** What one request to the mock got back, the body parsed. */
+export interface Reply {
+  status: number;
+  headers: Headers;
+  /** The parsed body; undefined when empty. */
+  body: ReplyBody;
+  /** The raw text of the body. */
+  text: string;
+}
+
+/** Options of `call`. */
+export interface CallInit {
+  /** Bearer token; `mock-token` unless given; null sends no Authorization header. */
+  token?: string | null;
+  /** A JSON body (a string is sent as is). */
+  body?: unknown;
+  /** Extra headers. */
+  headers?: Record<string, string>;
+}
+
+/** Sends `method path` straight to `mock.handle` and parses the answer. */
+export async function call(
+  mock: ConvoMock,
+  method: string,
+  path: string,
+  init: CallInit = {},
+): Promise<Reply> {
+  const headers = new Headers(init.headers);
+  const token = init.token === undefined ? 'mock-token' : init.token;
+  if (token !== null) headers.set('authorization', `Bearer ${token}`);
+  let body: string | undefined;
+  // GET and HEAD carry no body, so one table of endpoints can pass `body: {}` to all.
+  if (init.body !== undefined && method !== 'GET' && method !== 'HEAD') {
+    body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
+    headers.set('content-type', 'application/json');
+  }
+  const response = await mock.handle(
+    new Request(new URL(path, mock.url), { method, headers, ...(body === undefined ? {} : { body }) }),
+  );
+  return parseReply(response);
+}
+
+/** Reads a Response of the mock into a `Reply`. */
+export async function parseReply(response: Response): Promise<Reply> {
+  const text = await response.text();
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text ? JSON.parse(text) : undefined,
+    text,
+  };
+}
+
+/** The status and `message_code` of a reply, for one-line assertions. */
+export function outcome(reply: Reply): [number, string] {
+  return [reply.status, reply.body?.message_code];
+}
+
+/** `data` of a successful reply as a skill, checked by the contract's own schema. */
+export function skillOf(reply: Reply): Skill {
+  EnvelopeSchema.parse(reply.body);
+  return SkillSchema.parse(reply.body.data);
+}
+
+/** `data` of a successful list reply as skills, checked by the contract's own schema. */
+export function skillsOf(reply: Reply): Skill[] {
+  EnvelopeSchema.parse(reply.body);
+  return z.array(SkillSchema).parse(reply.body.data);
+}
+
+/** Checks that `reply` is an error body of 7 and returns its `data`. */
+export function errorDataOf(reply: Reply): unknown {
+  ErrorBodySchema.parse(reply.body);
+  return reply.body.data;
+}
+
+/** Creates a skill as `token` and returns it; fails the test unless the mock answered 201. */
+export async function createSkill(
+  mock: ConvoMock,
+  fields: Record<string, unknown> = {},
+  token = 'mock-token',
+): Promise<Skill> {
+  const reply = await call(mock, 'POST', '/api/v1/skills', {
+    token,
+    body: { name: 'Tone', instructions: 'Be brief.', ...fields },
+  });
+  if (reply.status !== 201) throw new Error(`create failed: ${reply.status} ${reply.text}`);
+  return skillOf(reply);
+}
+
+/** Ids of the skills `token` lists (first page of 200). */
+export async function listedIds(mock: ConvoMock, token = 'mock-token'): Promise<number[]> {
+  return skillsOf(await call(mock, 'GET', '/api/v1/skills?size=200', { token })).map((skill) => skill.id);
+}
+
+/** The credentials most mock tests configure. */
+export const TOKENS = [
+  { token: 'mock-token' },
+  { token: 'same-user' },
+  { token: 'coworker', userId: 2 },
+  { token: 'third', userId: 3 },
+  { token: 'other-co', userId: 4 },
+  { token: 'read-only', scopes: ['skills:read'] },
+  { token: 'write-only', scopes: ['skills:write'] },
+  { token: 'no-scope', scopes: [] },
+  { token: 'allow-skills', allow: { skills: [1] } },
+  { token: 'allow-libs', allow: { libraries: [2] } },
+] as const satisfies readonly MockCredential[];
