@@ -2,6 +2,7 @@ import { readEnv } from './env.js';
 import { ValidationError } from './errors.js';
 import type { RetryInfo } from './http/retry.js';
 import { type Logger, Transport } from './http/transport.js';
+import { Actions } from './resources/actions.js';
 import { Chats } from './resources/chats.js';
 import { Skills } from './resources/skills.js';
 import { Turns } from './resources/turns.js';
@@ -39,8 +40,10 @@ export class Client {
   readonly skills: Skills;
   /** Chats, their messages, and the catalog (4.2). */
   readonly chats: Chats;
-  /** Turns: synchronous sends (4.3). */
+  /** Turns: synchronous and streamed sends, cancellation (4.3, 4.4, 4.6). */
   readonly turns: Turns;
+  /** The raw answer endpoints of interactions, and cancel (4.5, 4.6). */
+  readonly actions: Actions;
 
   constructor(options: ClientOptions = {}) {
     const baseUrl = options.baseUrl ?? readEnv('CONVO_BASE_URL');
@@ -65,7 +68,8 @@ export class Client {
     });
     this.skills = new Skills(transport);
     this.chats = new Chats(transport);
-    this.turns = new Turns(transport);
+    this.actions = new Actions(transport);
+    this.turns = new Turns(transport, this.actions);
   }
 
   /** What `JSON.stringify(client)` shows: the base URL, never the credential. */

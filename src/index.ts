@@ -12,6 +12,22 @@ export { PERMISSION_MODES } from './contract/chat.js';
 export type { ErrorData, ErrorDataByCode, KnownCode, MessageCode } from './contract/codes.js';
 export { KNOWN_CODES } from './contract/codes.js';
 export type { ErrorDetails, Meta, RetryAction } from './contract/envelope.js';
+export type { ActionRequiredPayload, EventName, TurnFailure } from './contract/events.js';
+export { EVENT_NAMES } from './contract/events.js';
+export type {
+  ActionResult,
+  ApproveToolBody,
+  CancelAuthBody,
+  CancelBody,
+  CancelResult,
+  ElicitationPayload,
+  InteractionKind,
+  PlanApprovalPayload,
+  RespondElicitationBody,
+  RespondPlanBody,
+  ToolApprovalPayload,
+} from './contract/interactions.js';
+export { ANSWER_ENDPOINTS, INTERACTION_KINDS } from './contract/interactions.js';
 export { LIMITS } from './contract/limits.js';
 export type { PageQuery } from './contract/page.js';
 export { SCOPES, type Scope } from './contract/scopes.js';
@@ -51,6 +67,24 @@ export {
 export { Page, PagePromise } from './http/page.js';
 export type { RetryInfo } from './http/retry.js';
 export type { Logger, RequestOptions } from './http/transport.js';
+export { Actions } from './resources/actions.js';
 export { Chats } from './resources/chats.js';
 export { Skills } from './resources/skills.js';
-export { type SentTurn, type TurnOptions, Turns } from './resources/turns.js';
+export { type SentTurn, type StreamOptions, type TurnOptions, Turns } from './resources/turns.js';
+export { StreamInterruptedError, TurnError, type TurnLocation } from './stream/errors.js';
+export type {
+  ActionRequiredEvent,
+  CancelledEvent,
+  CompletedEvent,
+  DeltaEvent,
+  ErrorEvent,
+  PingEvent,
+  ResumedEvent,
+  StartEvent,
+  StepEvent,
+  TerminalEvent,
+  TurnStreamEvent,
+  UnknownEvent,
+} from './stream/events.js';
+export { isTerminal } from './stream/events.js';
+export { type RelayReadOptions, TurnStream, type TurnStreamListeners } from './stream/turn-stream.js';

@@ -78,6 +78,11 @@ export class Transport {
     return withRetries((attempt) => this.attempt(call, attempt), call.retry, settings, call.options?.signal);
   }
 
+  /** The client's logger, if it has one. */
+  get logger(): Logger | undefined {
+    return this.#settings.logger;
+  }
+
   /** The client's retry settings, with a request's own `maxRetries` applied. */
   retrySettings(options: RequestOptions | undefined): RetrySettings {
     const maxRetries = options?.maxRetries;

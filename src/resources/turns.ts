@@ -1,10 +1,22 @@
+import type { CancelResult } from '../contract/interactions.js';
 import { LIMITS } from '../contract/limits.js';
-import { type Turn, TurnSchema, type TurnSend, TurnSendSchema } from '../contract/turn.js';
+import {
+  type Turn,
+  TurnSchema,
+  type TurnSend,
+  TurnSendSchema,
+  type TurnStreamBody,
+  TurnStreamBodySchema,
+} from '../contract/turn.js';
 import { ConvoError } from '../errors.js';
 import { newIdempotencyKey } from '../http/idempotency.js';
-import type { RequestOptions } from '../http/transport.js';
+import type { RequestOptions, Transport } from '../http/transport.js';
 import { sendKeyed, turnRepeatable } from '../http/turn-retry.js';
+import { httpTurnEvents } from '../stream/connect.js';
+import { StreamState } from '../stream/map.js';
+import { TurnStream } from '../stream/turn-stream.js';
 import { checkInput } from '../validate.js';
+import type { Actions } from './actions.js';
 import { chatPath } from './chats.js';
 import { Resource } from './resource.js';
 
@@ -20,11 +32,72 @@ export type SentTurn = Turn & {
   readonly idempotencyKey: string;
 };
 
+/** Options of a streamed turn. */
+export interface StreamOptions extends TurnOptions {
+  /** No byte (not even a ping) for this long means the connection is dead (default 45,000 ms: 3 pings). */
+  idleTimeout?: number;
+  /** How many times a broken stream is re-opened with its key before giving up (default 5). */
+  maxResumes?: number;
+  /** Yield `ping` events too (default false). */
+  pings?: boolean;
+}
+
+/** Three ping intervals: one late ping is not a dead connection, three are. */
+const DEFAULT_IDLE_MS = 45_000;
+
 /** A synchronous send waits past the service's own 30-minute cut, so the service's 504 is what ends it. */
 const SYNC_TIMEOUT_MS = LIMITS.syncTurnMaxMs + 60_000;
 
-/** `client.turns`: sending turns (4.3). */
+/** `client.turns`: sending turns (4.3, 4.4) and cancelling them (4.6). */
 export class Turns extends Resource {
+  readonly #actions: Actions;
+
+  /** @internal */
+  constructor(transport: Transport, actions: Actions) {
+    super(transport);
+    this.#actions = actions;
+  }
+
+  /**
+   * Streams a turn (`permission_mode` `manual` by default). Returns at once; errors before the stream
+   * starts are thrown when it is first read. A broken connection is recovered through the key.
+   */
+  stream(chatId: string, body: TurnStreamBody, options: StreamOptions = {}): TurnStream {
+    const path = `chats/${chatPath(chatId)}/messages/stream`;
+    checkInput(TurnStreamBodySchema, body);
+    const idempotencyKey = options.idempotencyKey ?? newIdempotencyKey();
+    const controller = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+    const logger = this.transport.logger;
+    const events = httpTurnEvents(
+      {
+        transport: this.transport,
+        path,
+        body,
+        chatId,
+        idempotencyKey,
+        idleMs: options.idleTimeout ?? DEFAULT_IDLE_MS,
+        maxResumes: options.maxResumes ?? 5,
+        settleMs: SYNC_TIMEOUT_MS,
+        options: { ...options, signal },
+        logger,
+      },
+      new StreamState({ pings: options.pings ?? false, logger }),
+    );
+    return new TurnStream(events, {
+      chatId,
+      idempotencyKey,
+      abort: (reason) => controller.abort(reason),
+      cancel: () => this.cancel(chatId),
+    });
+  }
+
+  /** Cancels the chat's running turn (4.6); idempotent: `cancelled` says whether a turn was running. */
+  cancel(chatId: string, options: RequestOptions & { actionId?: string } = {}): Promise<CancelResult> {
+    const { actionId, ...request } = options;
+    return this.#actions.cancel(chatId, actionId === undefined ? {} : { action_id: actionId }, request);
+  }
+
   /**
    * Sends a turn and waits for the whole answer (`permission_mode` is always `auto` on this channel).
    * Repeats, with the same key, exactly what the contract says is safe; polls while the key's turn runs.

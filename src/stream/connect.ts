@@ -46,7 +46,11 @@ export async function* httpTurnEvents(
     }
     try {
       if (!response.body) throw new StreamBreak('the response had no body');
-      const events = readEvents(response.body, { idleMs: request.idleMs, signal: options.signal });
+      const events = readEvents(response.body, {
+        idleMs: request.idleMs,
+        signal: options.signal,
+        onUnread: state.dropUnread,
+      });
       if (yield* state.connection(events)) return;
       throw new StreamBreak('the stream ended before its terminal event');
     } catch (error) {

@@ -22,17 +22,18 @@ export class StreamState {
     this.#logger = options.logger;
   }
 
+  /** Logs what came after the terminal event: it is dropped (6, rule 1). */
+  readonly dropUnread = (events: RawEvent[]): void => {
+    for (const { event } of events)
+      this.#logger?.warn?.('dropped an event after the terminal event', { event });
+  };
+
   /**
    * Turns the events of one connection into the caller's events; returns `true` once a terminal event was
-   * yielded (anything after it is dropped and logged), `false` when the connection ended without one.
+   * yielded (reading stops there), `false` when the connection ended without one.
    */
   async *connection(raws: AsyncIterable<RawEvent>): AsyncGenerator<TurnStreamEvent, boolean> {
-    let ended = false;
     for await (const raw of raws) {
-      if (ended) {
-        this.#logger?.warn?.('dropped an event after the terminal event', { event: raw.event });
-        continue;
-      }
       const decoded = decode(raw);
       switch (decoded.name) {
         case 'message.delta': {
@@ -67,16 +68,14 @@ export class StreamState {
           if (change) yield { type: 'delta', ...change, snapshot: this.fold.shown };
           const status = decoded.name === 'message.completed' ? 'completed' : 'cancelled';
           yield { type: status, turn: { ...decoded.payload, status } };
-          ended = true;
-          break;
+          return true;
         }
         case 'message.error':
           yield { type: 'error', error: decoded.payload };
-          ended = true;
-          break;
+          return true;
         case 'unknown':
+          // A relayed recovery: its deltas were reconciled before the relay, so the fold goes on as is.
           if (decoded.event === RESUMED_EVENT) {
-            this.fold.restart();
             yield { type: 'resumed', ...(decoded.data as { attempt: number; reason: string }) };
           } else {
             yield { type: 'unknown', event: decoded.event, data: decoded.data };
@@ -84,7 +83,7 @@ export class StreamState {
           break;
       }
     }
-    return ended;
+    return false;
   }
 
   #firstTime(key: string): boolean {

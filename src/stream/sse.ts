@@ -14,6 +14,8 @@ export interface ReadOptions {
   idleMs: number;
   /** The caller's signal: aborting cancels the body itself (not only the fetch, see below). */
   signal?: AbortSignal | undefined;
+  /** Told the events already received but never read, when reading stops early (after the terminal event). */
+  onUnread?: ((events: RawEvent[]) => void) | undefined;
 }
 
 /** Largest event the parser buffers (an SSE event is bounded by the contract's own limits well below it). */
@@ -41,6 +43,8 @@ export async function* readEvents(
   let waitingSince: number | undefined;
   let stalled = false;
   let finished = false;
+  let ready: RawEvent[] = [];
+  let next = 0;
   const cancel = (reason: unknown) => {
     reader.cancel(reason).catch(() => {});
   };
@@ -76,10 +80,11 @@ export async function* readEvents(
       }
       parser.feed(decoder.decode(chunk.value, { stream: true }));
       if (queue.length === 0) continue;
-      const ready = queue.splice(0);
-      for (const event of ready) yield event;
+      ready = queue.splice(0);
+      for (next = 0; next < ready.length; ) yield ready[next++]!;
     }
   } finally {
+    if (next < ready.length) options.onUnread?.(ready.slice(next));
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
     if (!finished) cancel(new Error('stopped reading'));

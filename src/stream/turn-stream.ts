@@ -84,7 +84,11 @@ export class TurnStream implements AsyncIterable<TurnStreamEvent> {
   /** Reads a turn relayed by `toReadableStream()` (for instance in a browser); folds it the same way. */
   static fromReadableStream(stream: ReadableStream<Uint8Array>, options: RelayReadOptions = {}): TurnStream {
     const state = new StreamState({ pings: options.pings ?? false, logger: options.logger });
-    const events = readEvents(stream, { idleMs: options.idleTimeout ?? 45_000, signal: options.signal });
+    const events = readEvents(stream, {
+      idleMs: options.idleTimeout ?? 45_000,
+      signal: options.signal,
+      onUnread: state.dropUnread,
+    });
     return new TurnStream(relayed(state.connection(events)));
   }
 

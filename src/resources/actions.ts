@@ -1,0 +1,100 @@
+import type * as z from 'zod/mini';
+import {
+  type ActionResult,
+  ActionResultSchema,
+  type ApproveToolBody,
+  ApproveToolSchema,
+  type CancelAuthBody,
+  CancelAuthSchema,
+  type CancelBody,
+  type CancelResult,
+  CancelResultSchema,
+  CancelSchema,
+  type RespondElicitationBody,
+  RespondElicitationSchema,
+  type RespondPlanBody,
+  RespondPlanSchema,
+} from '../contract/interactions.js';
+import { ApiError, ConnectionError, type ConvoError } from '../errors.js';
+import { outageNeverLeft, type RetryRule } from '../http/retry.js';
+import type { RequestOptions } from '../http/transport.js';
+import { checkInput } from '../validate.js';
+import { chatPath } from './chats.js';
+import { Resource } from './resource.js';
+
+/**
+ * Answers that may be sent again (7.5): the decision never left (`retry_action: retry`), or the interaction
+ * backend is down. Never 404, 409, or a 503 whose outcome is unknown (`check_status`): that one is followed
+ * on the stream or in the message listing instead.
+ */
+export const answerRepeatable: RetryRule = (error: ConvoError) =>
+  outageNeverLeft(error) ||
+  (error instanceof ApiError && error.code === 'api_v1_interaction_backend_unavailable');
+
+/** Cancelling is idempotent (4.6): a lost response, or a cancellation that could not be delivered, is repeated. */
+const cancelRepeatable: RetryRule = (error: ConvoError) =>
+  error instanceof ConnectionError ||
+  outageNeverLeft(error) ||
+  (error instanceof ApiError && error.status === 502 && error.code === 'api_v1_core_unavailable');
+
+/** `client.actions`: one raw method per answer endpoint (4.5, 4.6), for callers holding an action id. */
+export class Actions extends Resource {
+  /** Answers a `tool_approval`: one decision per asked tool. */
+  approveTool(chatId: string, body: ApproveToolBody, options?: RequestOptions): Promise<ActionResult> {
+    return this.#answer(chatId, 'approve-tool', ApproveToolSchema, body, options);
+  }
+
+  /** Answers a `plan_approval`: `approve` or `reject`. */
+  respondPlan(chatId: string, body: RespondPlanBody, options?: RequestOptions): Promise<ActionResult> {
+    return this.#answer(chatId, 'respond-plan', RespondPlanSchema, body, options);
+  }
+
+  /** Answers an `elicitation`: `accept` with `content`, `decline` or `cancel`. */
+  respondElicitation(
+    chatId: string,
+    body: RespondElicitationBody,
+    options?: RequestOptions,
+  ): Promise<ActionResult> {
+    return this.#answer(chatId, 'respond-elicitation', RespondElicitationSchema, body, options);
+  }
+
+  /** Cancels an `auth_required` pause: the model continues without that tool. */
+  cancelAuth(chatId: string, body: CancelAuthBody, options?: RequestOptions): Promise<ActionResult> {
+    return this.#answer(chatId, 'cancel-auth', CancelAuthSchema, body, options);
+  }
+
+  /** Cancels the chat's running turn (or, with `action_id`, the turn of that interaction). Idempotent. */
+  async cancel(chatId: string, body: CancelBody = {}, options?: RequestOptions): Promise<CancelResult> {
+    const path = `chats/${chatPath(chatId)}/actions/cancel`;
+    checkInput(CancelSchema, body);
+    const call = {
+      method: 'POST',
+      path,
+      body,
+      schema: CancelResultSchema,
+      retry: cancelRepeatable,
+      options,
+    } as const;
+    return (await this.transport.request(call)).data;
+  }
+
+  async #answer<B>(
+    chatId: string,
+    endpoint: string,
+    schema: z.ZodMiniType<unknown>,
+    body: B,
+    options: RequestOptions | undefined,
+  ): Promise<ActionResult> {
+    const path = `chats/${chatPath(chatId)}/actions/${endpoint}`;
+    checkInput(schema, body);
+    const call = {
+      method: 'POST',
+      path,
+      body,
+      schema: ActionResultSchema,
+      retry: answerRepeatable,
+      options,
+    } as const;
+    return (await this.transport.request(call)).data;
+  }
+}
