@@ -11,6 +11,7 @@ export type {
 export { PERMISSION_MODES } from './contract/chat.js';
 export type { ErrorData, ErrorDataByCode, KnownCode, MessageCode } from './contract/codes.js';
 export { KNOWN_CODES } from './contract/codes.js';
+export { elicitationIssues } from './contract/elicitation.js';
 export type { ErrorDetails, Meta, RetryAction } from './contract/envelope.js';
 export type { ActionRequiredPayload, EventName, TurnFailure } from './contract/events.js';
 export { EVENT_NAMES } from './contract/events.js';
@@ -28,6 +29,7 @@ export type {
   ToolApprovalPayload,
 } from './contract/interactions.js';
 export { ANSWER_ENDPOINTS, INTERACTION_KINDS } from './contract/interactions.js';
+export type { PlainIssue } from './contract/issues.js';
 export { LIMITS } from './contract/limits.js';
 export type { PageQuery } from './contract/page.js';
 export { SCOPES, type Scope } from './contract/scopes.js';
@@ -67,6 +69,16 @@ export {
 export { Page, PagePromise } from './http/page.js';
 export type { RetryInfo } from './http/retry.js';
 export type { Logger, RequestOptions } from './http/transport.js';
+export { BaseInteraction, InteractionExpiredError } from './interactions/interaction.js';
+export {
+  AuthRequired,
+  Elicitation,
+  type Interaction,
+  PlanApproval,
+  ToolApproval,
+  UnknownInteraction,
+} from './interactions/kinds.js';
+export type { ElicitationDecision, PlanDecision, RunHandlers, ToolDecision } from './interactions/run.js';
 export { Actions } from './resources/actions.js';
 export { Chats } from './resources/chats.js';
 export { Skills } from './resources/skills.js';

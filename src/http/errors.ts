@@ -28,6 +28,17 @@ export function fetchFailure(
   return new ConnectionError(`the connection failed: ${reason}`, { cause });
 }
 
+/** What to do about the codes whose right reaction is not obvious from their name. */
+const ADVICE: Partial<Record<string, string>> = {
+  api_v1_action_result_unknown:
+    'the decision may have been applied: do not resend it; follow the stream or list the messages',
+  api_v1_action_not_pending:
+    'already answered, claimed by another request, or of unknown outcome: do not retry',
+  api_v1_action_not_found: 'the interaction does not exist, has expired, or belongs to another credential',
+  api_v1_turn_in_progress: "the key's turn is still running: repeat with the same key later",
+  api_v1_chat_busy: 'the chat runs another turn (data.message_id): wait for it or cancel it',
+};
+
 /** Builds the error of a non-2xx response from its parsed body. */
 export function apiFailure(status: number, body: unknown, retryAfter: string | null): ConvoError {
   const parsed = ErrorBodySchema.safeParse(body);
@@ -45,10 +56,11 @@ export function apiFailure(status: number, body: unknown, retryAfter: string | n
     return schemaFailure(parsed.error, body, status);
   }
   const { message_code, message, data, meta } = parsed.data;
+  const advice = ADVICE[message_code];
   return new ApiError({
     status,
     code: message_code,
-    message: message ?? message_code,
+    message: advice ? `${message ?? message_code} (${advice})` : (message ?? message_code),
     data,
     requestId: meta?.request_id,
     errorDetails: meta?.error_details,

@@ -34,12 +34,16 @@ export interface RetrySettings {
   onRetry: ((info: RetryInfo) => void) | undefined;
 }
 
-/** Runs `attempt` until it succeeds, `rule` refuses the error, or the retries run out; waits with backoff. */
+/**
+ * Runs `attempt` until it succeeds, `rule` refuses the error, the retries run out, or `until` (epoch ms)
+ * passes; waits with backoff between attempts.
+ */
 export async function withRetries<T>(
   attempt: (attemptNumber: number) => Promise<T>,
   rule: RetryRule,
   settings: RetrySettings,
   signal: AbortSignal | undefined,
+  until?: number,
 ): Promise<T> {
   if (settings.maxRetries <= 0) return attempt(1);
   try {
@@ -49,6 +53,7 @@ export async function withRetries<T>(
       maxTimeout: settings.maxDelayMs,
       randomize: true,
       ...(signal ? { signal } : {}),
+      ...(until === undefined ? {} : { maxRetryTime: Math.max(0, until - Date.now()) }),
       shouldRetry: ({ error }) => rule(error as ConvoError),
       onFailedAttempt: async ({ error, attemptNumber, retryDelay, retriesLeft }) => {
         if (retriesLeft === 0 || !rule(error as ConvoError)) return;

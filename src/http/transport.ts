@@ -48,6 +48,8 @@ export interface Call<T> {
   retry: RetryRule;
   headers?: Record<string, string> | undefined;
   options?: RequestOptions | undefined;
+  /** No retry starts after this time (epoch ms), such as an interaction's deadline. */
+  until?: number | undefined;
 }
 
 /** What a successful call returns: the validated `data` and the envelope's `meta`. */
@@ -75,7 +77,8 @@ export class Transport {
   /** Sends `call`, repeating it where its rule allows, and returns its validated result. */
   request<T>(call: Call<T>): Promise<Result<T>> {
     const settings = this.retrySettings(call.options);
-    return withRetries((attempt) => this.attempt(call, attempt), call.retry, settings, call.options?.signal);
+    const attempt = (n: number) => this.attempt(call, n);
+    return withRetries(attempt, call.retry, settings, call.options?.signal, call.until);
   }
 
   /** The client's logger, if it has one. */

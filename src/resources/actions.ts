@@ -37,16 +37,26 @@ const cancelRepeatable: RetryRule = (error: ConvoError) =>
   outageNeverLeft(error) ||
   (error instanceof ApiError && error.status === 502 && error.code === 'api_v1_core_unavailable');
 
+/** The answer endpoints of 4.5. */
+type AnswerEndpoint = 'approve-tool' | 'respond-plan' | 'respond-elicitation' | 'cancel-auth';
+
+const ANSWER_SCHEMAS: Record<AnswerEndpoint, z.ZodMiniType<unknown>> = {
+  'approve-tool': ApproveToolSchema,
+  'respond-plan': RespondPlanSchema,
+  'respond-elicitation': RespondElicitationSchema,
+  'cancel-auth': CancelAuthSchema,
+};
+
 /** `client.actions`: one raw method per answer endpoint (4.5, 4.6), for callers holding an action id. */
 export class Actions extends Resource {
   /** Answers a `tool_approval`: one decision per asked tool. */
   approveTool(chatId: string, body: ApproveToolBody, options?: RequestOptions): Promise<ActionResult> {
-    return this.#answer(chatId, 'approve-tool', ApproveToolSchema, body, options);
+    return this.answer(chatId, 'approve-tool', body, options);
   }
 
   /** Answers a `plan_approval`: `approve` or `reject`. */
   respondPlan(chatId: string, body: RespondPlanBody, options?: RequestOptions): Promise<ActionResult> {
-    return this.#answer(chatId, 'respond-plan', RespondPlanSchema, body, options);
+    return this.answer(chatId, 'respond-plan', body, options);
   }
 
   /** Answers an `elicitation`: `accept` with `content`, `decline` or `cancel`. */
@@ -55,12 +65,12 @@ export class Actions extends Resource {
     body: RespondElicitationBody,
     options?: RequestOptions,
   ): Promise<ActionResult> {
-    return this.#answer(chatId, 'respond-elicitation', RespondElicitationSchema, body, options);
+    return this.answer(chatId, 'respond-elicitation', body, options);
   }
 
   /** Cancels an `auth_required` pause: the model continues without that tool. */
   cancelAuth(chatId: string, body: CancelAuthBody, options?: RequestOptions): Promise<ActionResult> {
-    return this.#answer(chatId, 'cancel-auth', CancelAuthSchema, body, options);
+    return this.answer(chatId, 'cancel-auth', body, options);
   }
 
   /** Cancels the chat's running turn (or, with `action_id`, the turn of that interaction). Idempotent. */
@@ -78,15 +88,16 @@ export class Actions extends Resource {
     return (await this.transport.request(call)).data;
   }
 
-  async #answer<B>(
+  /** @internal Sends an answer, repeating what 7.5 allows but never after `until` (the interaction's deadline). */
+  async answer(
     chatId: string,
-    endpoint: string,
-    schema: z.ZodMiniType<unknown>,
-    body: B,
+    endpoint: AnswerEndpoint,
+    body: unknown,
     options: RequestOptions | undefined,
+    until?: number,
   ): Promise<ActionResult> {
     const path = `chats/${chatPath(chatId)}/actions/${endpoint}`;
-    checkInput(schema, body);
+    checkInput(ANSWER_SCHEMAS[endpoint], body);
     const call = {
       method: 'POST',
       path,
@@ -94,6 +105,7 @@ export class Actions extends Resource {
       schema: ActionResultSchema,
       retry: answerRepeatable,
       options,
+      until,
     } as const;
     return (await this.transport.request(call)).data;
   }

@@ -12,6 +12,8 @@ import { ConvoError } from '../errors.js';
 import { newIdempotencyKey } from '../http/idempotency.js';
 import type { RequestOptions, Transport } from '../http/transport.js';
 import { sendKeyed, turnRepeatable } from '../http/turn-retry.js';
+import { toInteraction } from '../interactions/kinds.js';
+import { type RunHandlers, runTurn } from '../interactions/run.js';
 import { httpTurnEvents } from '../stream/connect.js';
 import { StreamState } from '../stream/map.js';
 import { TurnStream } from '../stream/turn-stream.js';
@@ -82,7 +84,11 @@ export class Turns extends Resource {
         options: { ...options, signal },
         logger,
       },
-      new StreamState({ pings: options.pings ?? false, logger }),
+      new StreamState({
+        pings: options.pings ?? false,
+        logger,
+        interaction: (raw) => toInteraction(raw, { actions: this.#actions, chatId, receivedAt: Date.now() }),
+      }),
     );
     return new TurnStream(events, {
       chatId,
@@ -90,6 +96,15 @@ export class Turns extends Resource {
       abort: (reason) => controller.abort(reason),
       cancel: () => this.cancel(chatId),
     });
+  }
+
+  /**
+   * Streams a turn and answers each interaction through its handler, resolving with the finished turn.
+   * A kind without a handler gets the safe default: tools rejected, plan rejected, elicitation declined,
+   * auth cancelled. A handler that throws cancels the turn, then the error is thrown.
+   */
+  run(chatId: string, body: TurnStreamBody, options: StreamOptions & RunHandlers = {}): Promise<Turn> {
+    return runTurn(this.stream(chatId, body, options), options, this.transport.logger);
   }
 
   /** Cancels the chat's running turn (4.6); idempotent: `cancelled` says whether a turn was running. */

@@ -1,5 +1,6 @@
-import type { ActionRequiredPayload, TurnFailure } from '../contract/events.js';
+import type { TurnFailure } from '../contract/events.js';
 import type { Step, Turn } from '../contract/turn.js';
+import type { Interaction } from '../interactions/kinds.js';
 
 /** `message.start`: the turn began; `message_id` finds it later in the message listing. */
 export interface StartEvent {
@@ -23,13 +24,11 @@ export interface StepEvent {
   steps: Step[];
 }
 
-/** The turn waits for an answer to an interaction (see `client.actions` and `turns.run`). */
+/** The turn waits for an answer: `interaction` is typed by `kind` and answers itself (or see `turns.run`). */
 export interface ActionRequiredEvent {
   type: 'action_required';
-  /** The interaction as it came: `kind`, `action_id`, `payload` (and `resolution` for `auth_required`). */
-  interaction: ActionRequiredPayload;
-  /** When it was received (epoch ms); it expires 110 s later. */
-  receivedAt: number;
+  /** The interaction, with its payload, deadline and answer methods. */
+  interaction: Interaction;
 }
 
 /** A keep-alive; surfaced only with the `pings` option. */

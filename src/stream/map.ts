@@ -1,4 +1,6 @@
+import type { ActionRequiredPayload } from '../contract/events.js';
 import type { Logger } from '../http/transport.js';
+import type { Interaction } from '../interactions/kinds.js';
 import { decode } from './decode.js';
 import type { TurnStreamEvent } from './events.js';
 import { Fold } from './fold.js';
@@ -16,10 +18,17 @@ export class StreamState {
   readonly seen = new Set<string>();
   readonly #pings: boolean;
   readonly #logger: Logger | undefined;
+  readonly #interaction: (raw: ActionRequiredPayload, chatId: string) => Interaction;
 
-  constructor(options: { pings: boolean; logger: Logger | undefined }) {
+  constructor(options: {
+    pings: boolean;
+    logger: Logger | undefined;
+    /** Makes the typed interaction of a `message.action_required`. */
+    interaction: (raw: ActionRequiredPayload, chatId: string) => Interaction;
+  }) {
     this.#pings = options.pings;
     this.#logger = options.logger;
+    this.#interaction = options.interaction;
   }
 
   /** Logs what came after the terminal event: it is dropped (6, rule 1). */
@@ -59,7 +68,8 @@ export class StreamState {
           break;
         case 'message.action_required':
           if (this.#firstTime(`action:${decoded.payload.action_id}`)) {
-            yield { type: 'action_required', interaction: decoded.payload, receivedAt: Date.now() };
+            const interaction = this.#interaction(decoded.payload, this.start?.chat_id ?? '');
+            yield { type: 'action_required', interaction };
           }
           break;
         case 'message.completed':

@@ -15,7 +15,7 @@ function toWire(event: TurnStreamEvent): [string, unknown] {
     case 'step':
       return ['message.step', { steps: event.steps }];
     case 'action_required':
-      return ['message.action_required', event.interaction];
+      return ['message.action_required', event.interaction.raw];
     case 'ping':
       return ['ping', { ts: event.ts }];
     case 'completed':

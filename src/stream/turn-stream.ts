@@ -1,6 +1,7 @@
 import type { Turn } from '../contract/turn.js';
 import { ConvoError } from '../errors.js';
 import type { Logger } from '../http/transport.js';
+import { toInteraction } from '../interactions/kinds.js';
 import { TurnError } from './errors.js';
 import type { TurnStreamEvent } from './events.js';
 import { StreamState } from './map.js';
@@ -83,7 +84,12 @@ export class TurnStream implements AsyncIterable<TurnStreamEvent> {
 
   /** Reads a turn relayed by `toReadableStream()` (for instance in a browser); folds it the same way. */
   static fromReadableStream(stream: ReadableStream<Uint8Array>, options: RelayReadOptions = {}): TurnStream {
-    const state = new StreamState({ pings: options.pings ?? false, logger: options.logger });
+    const state = new StreamState({
+      pings: options.pings ?? false,
+      logger: options.logger,
+      interaction: (raw, chatId) =>
+        toInteraction(raw, { actions: undefined, chatId, receivedAt: Date.now() }),
+    });
     const events = readEvents(stream, {
       idleMs: options.idleTimeout ?? 45_000,
       signal: options.signal,

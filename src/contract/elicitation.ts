@@ -1,0 +1,35 @@
+import { type Schema, Validator } from '@cfworker/json-schema';
+import type { PlainIssue } from './issues.js';
+
+const PRIMITIVE = new Set(['string', 'number', 'boolean']);
+
+/**
+ * Problems of an elicitation answer (4.5): `content` must be a flat object (values are strings, numbers,
+ * booleans or null) that satisfies `requested_schema`. Field names are `content.<property>`.
+ */
+export function elicitationIssues(requestedSchema: Record<string, unknown>, content: unknown): PlainIssue[] {
+  if (typeof content !== 'object' || content === null || Array.isArray(content)) {
+    return [{ field: 'content', message: 'must be an object' }];
+  }
+  const issues: PlainIssue[] = [];
+  for (const [key, value] of Object.entries(content)) {
+    if (value !== null && !PRIMITIVE.has(typeof value)) {
+      issues.push({
+        field: `content.${key}`,
+        message: 'must be a string, number, boolean or null (content is flat)',
+      });
+    }
+  }
+  const result = new Validator(requestedSchema as Schema, '2020-12', false).validate(content);
+  for (const error of result.errors) {
+    // `properties` only says that some property failed; the failing property has its own entry.
+    if (error.keyword === 'properties') continue;
+    const required = error.keyword === 'required' ? /"([^"]+)"/.exec(error.error)?.[1] : undefined;
+    const path = required ?? error.instanceLocation.replace(/^#\/?/, '').replaceAll('/', '.');
+    issues.push({
+      field: path ? `content.${path}` : 'content',
+      message: required ? 'is required' : error.error,
+    });
+  }
+  return issues;
+}

@@ -1,0 +1,74 @@
+import type { ActionRequiredPayload } from '../contract/events.js';
+import type { ActionResult } from '../contract/interactions.js';
+import { LIMITS } from '../contract/limits.js';
+import { ConvoError } from '../errors.js';
+import type { RequestOptions } from '../http/transport.js';
+import type { Actions } from '../resources/actions.js';
+
+/** The interaction's 110 s ran out before it was answered; nothing was sent. */
+export class InteractionExpiredError extends ConvoError {
+  override name = 'InteractionExpiredError';
+}
+
+/** What an interaction needs to answer itself. */
+export interface AnswerContext {
+  /** The endpoints; absent for an interaction read from a relay (answer it on the server instead). */
+  actions: Actions | undefined;
+  chatId: string;
+  /** When the event arrived (epoch ms). */
+  receivedAt: number;
+}
+
+/** What every interaction has: its action id, its deadline, and its raw event. */
+export abstract class BaseInteraction {
+  /** The opaque id the answer carries; valid only for this turn and credential. */
+  readonly action_id: string;
+  /** When it arrived (epoch ms). */
+  readonly receivedAt: number;
+  /** When it expires (epoch ms): 110 s after it arrived. */
+  readonly expiresAt: number;
+  /** The chat of the turn that asks. */
+  readonly chatId: string;
+  /** The `message.action_required` payload as it came. */
+  readonly raw: ActionRequiredPayload;
+  readonly #actions: Actions | undefined;
+
+  constructor(raw: ActionRequiredPayload, context: AnswerContext) {
+    this.raw = raw;
+    this.action_id = raw.action_id;
+    this.chatId = context.chatId;
+    this.receivedAt = context.receivedAt;
+    this.expiresAt = context.receivedAt + LIMITS.interactionLifetimeMs;
+    this.#actions = context.actions;
+  }
+
+  /** Whether the deadline has passed. */
+  expired(now: number = Date.now()): boolean {
+    return now >= this.expiresAt;
+  }
+
+  /** Sends an answer: refused locally after the deadline, repeated (where 7.5 allows) only until it. */
+  protected send(
+    endpoint: Parameters<Actions['answer']>[1],
+    body: Record<string, unknown>,
+    options: RequestOptions | undefined,
+  ): Promise<ActionResult> {
+    if (!this.#actions) {
+      throw new ConvoError(
+        'this interaction was read from a relay: answer it on the server, with client.actions',
+      );
+    }
+    if (this.expired()) {
+      throw new InteractionExpiredError(
+        `interaction ${this.action_id} expired at ${new Date(this.expiresAt).toISOString()}; nothing was sent`,
+      );
+    }
+    return this.#actions.answer(
+      this.chatId,
+      endpoint,
+      { action_id: this.action_id, ...body },
+      options,
+      this.expiresAt,
+    );
+  }
+}

@@ -1,0 +1,182 @@
+import { elicitationIssues } from '../contract/elicitation.js';
+import type { ActionRequiredPayload } from '../contract/events.js';
+import type { ActionResult } from '../contract/interactions.js';
+import {
+  type ElicitationPayload,
+  ElicitationPayloadSchema,
+  type PlanApprovalPayload,
+  PlanApprovalPayloadSchema,
+  type ToolApprovalPayload,
+  ToolApprovalPayloadSchema,
+} from '../contract/interactions.js';
+import type { PlainIssue } from '../contract/issues.js';
+import type { ToolCall } from '../contract/turn.js';
+import { ValidationError } from '../errors.js';
+import type { RequestOptions } from '../http/transport.js';
+import { type AnswerContext, BaseInteraction } from './interaction.js';
+
+/** The turn asks to run tools: approve all, reject all, or decide per tool (answered at `approve-tool`). */
+export class ToolApproval extends BaseInteraction {
+  readonly kind = 'tool_approval' as const;
+  /** The tools asked for. */
+  readonly payload: ToolApprovalPayload;
+
+  constructor(raw: ActionRequiredPayload, payload: ToolApprovalPayload, context: AnswerContext) {
+    super(raw, context);
+    this.payload = payload;
+  }
+
+  /** The tools the turn asks to run. */
+  get tools(): ToolCall[] {
+    return this.payload.tools;
+  }
+
+  /** Runs every tool. */
+  approveAll(options?: RequestOptions): Promise<ActionResult> {
+    return this.decide(Object.fromEntries(this.tools.map((t) => [t.tool_use_id, true])), options);
+  }
+
+  /** Skips every tool. */
+  rejectAll(options?: RequestOptions): Promise<ActionResult> {
+    return this.decide(Object.fromEntries(this.tools.map((t) => [t.tool_use_id, false])), options);
+  }
+
+  /** Decides per tool, by `tool_use_id`: a decision for every tool asked, and for no other, is required. */
+  decide(decisions: Record<string, boolean>, options?: RequestOptions): Promise<ActionResult> {
+    const asked = new Set(this.tools.map((t) => t.tool_use_id));
+    const issues: PlainIssue[] = [];
+    for (const id of Object.keys(decisions)) {
+      if (!asked.has(id))
+        issues.push({ field: `decisions.${id}`, message: 'is not a tool this interaction asked for' });
+    }
+    for (const id of asked) {
+      if (!(id in decisions)) issues.push({ field: `decisions.${id}`, message: 'needs a decision' });
+    }
+    if (issues.length > 0) throw new ValidationError(issues as [PlainIssue, ...PlainIssue[]]);
+    const list = Object.entries(decisions).map(([tool_use_id, approved]) => ({ tool_use_id, approved }));
+    return this.send('approve-tool', { decisions: list }, options);
+  }
+}
+
+/** The model proposes a plan (any mode): approve or reject it (answered at `respond-plan`). */
+export class PlanApproval extends BaseInteraction {
+  readonly kind = 'plan_approval' as const;
+  /** The plan. */
+  readonly payload: PlanApprovalPayload;
+
+  constructor(raw: ActionRequiredPayload, payload: PlanApprovalPayload, context: AnswerContext) {
+    super(raw, context);
+    this.payload = payload;
+  }
+
+  /** The proposed plan: title, context, steps, notes. */
+  get plan(): PlanApprovalPayload['plan'] {
+    return this.payload.plan;
+  }
+
+  /** Lets the plan run. */
+  approve(options?: RequestOptions): Promise<ActionResult> {
+    return this.send('respond-plan', { action: 'approve' }, options);
+  }
+
+  /** Refuses the plan. */
+  reject(options?: RequestOptions): Promise<ActionResult> {
+    return this.send('respond-plan', { action: 'reject' }, options);
+  }
+}
+
+/** A connector asks for input: accept with content that satisfies the schema, decline, or cancel. */
+export class Elicitation extends BaseInteraction {
+  readonly kind = 'elicitation' as const;
+  /** The message, the mode and the JSON Schema of the answer. */
+  readonly payload: ElicitationPayload;
+
+  constructor(raw: ActionRequiredPayload, payload: ElicitationPayload, context: AnswerContext) {
+    super(raw, context);
+    this.payload = payload;
+  }
+
+  /** The problems `content` would be refused for (none: it can be sent). */
+  check(content: Record<string, unknown>): PlainIssue[] {
+    return elicitationIssues(this.payload.requested_schema, content);
+  }
+
+  /** Answers with `content`, checked against `requested_schema` first (a `ValidationError` names the field). */
+  accept(
+    content: Record<string, string | number | boolean | null>,
+    options?: RequestOptions,
+  ): Promise<ActionResult> {
+    const issues = this.check(content);
+    if (issues.length > 0) throw new ValidationError(issues as [PlainIssue, ...PlainIssue[]]);
+    return this.send('respond-elicitation', { action: 'accept', content }, options);
+  }
+
+  /** Declines to answer. */
+  decline(options?: RequestOptions): Promise<ActionResult> {
+    return this.send('respond-elicitation', { action: 'decline' }, options);
+  }
+
+  /** Cancels the request. */
+  cancel(options?: RequestOptions): Promise<ActionResult> {
+    return this.send('respond-elicitation', { action: 'cancel' }, options);
+  }
+}
+
+/** A tool needs a connector that is not connected: connect it in the application, or cancel (`cancel-auth`). */
+export class AuthRequired extends BaseInteraction {
+  readonly kind = 'auth_required' as const;
+  /** What the service suggests: `connect_in_ui_or_cancel`. */
+  readonly resolution: string | undefined;
+  /** Any further payload (its shape is not part of the contract). */
+  readonly payload: unknown;
+
+  constructor(raw: ActionRequiredPayload, context: AnswerContext) {
+    super(raw, context);
+    this.resolution = raw.resolution;
+    this.payload = raw.payload;
+  }
+
+  /** Unblocks the turn: the model continues without that tool. */
+  cancel(options?: RequestOptions): Promise<ActionResult> {
+    return this.send('cancel-auth', {}, options);
+  }
+}
+
+/** An interaction of a kind this version does not know, or whose payload breaks the contract. */
+export class UnknownInteraction extends BaseInteraction {
+  readonly kind = 'unknown' as const;
+  /** The kind as it came. */
+  readonly rawKind: string;
+
+  constructor(raw: ActionRequiredPayload, context: AnswerContext) {
+    super(raw, context);
+    this.rawKind = raw.kind;
+  }
+}
+
+/** An interaction, discriminated by `kind`, that knows its endpoint, its body and its deadline. */
+export type Interaction = ToolApproval | PlanApproval | Elicitation | AuthRequired | UnknownInteraction;
+
+/** Types a `message.action_required` payload by its kind. */
+export function toInteraction(raw: ActionRequiredPayload, context: AnswerContext): Interaction {
+  switch (raw.kind) {
+    case 'tool_approval': {
+      const payload = ToolApprovalPayloadSchema.safeParse(raw.payload);
+      if (payload.success) return new ToolApproval(raw, payload.data, context);
+      break;
+    }
+    case 'plan_approval': {
+      const payload = PlanApprovalPayloadSchema.safeParse(raw.payload);
+      if (payload.success) return new PlanApproval(raw, payload.data, context);
+      break;
+    }
+    case 'elicitation': {
+      const payload = ElicitationPayloadSchema.safeParse(raw.payload);
+      if (payload.success) return new Elicitation(raw, payload.data, context);
+      break;
+    }
+    case 'auth_required':
+      return new AuthRequired(raw, context);
+  }
+  return new UnknownInteraction(raw, context);
+}

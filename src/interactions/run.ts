@@ -1,0 +1,95 @@
+import type { Turn } from '../contract/turn.js';
+import { ApiError } from '../errors.js';
+import type { Logger } from '../http/transport.js';
+import type { TurnStreamEvent } from '../stream/events.js';
+import type { TurnStream } from '../stream/turn-stream.js';
+import type { AuthRequired, Elicitation, Interaction, PlanApproval, ToolApproval } from './kinds.js';
+
+/** What a tool handler decides: `true` runs every tool, `false` none, or one decision per `tool_use_id`. */
+export type ToolDecision = boolean | Record<string, boolean>;
+/** What a plan handler decides. */
+export type PlanDecision = boolean | 'approve' | 'reject';
+/** What an elicitation handler answers. */
+export type ElicitationDecision =
+  | { action: 'accept'; content: Record<string, string | number | boolean | null> }
+  | { action: 'decline' }
+  | { action: 'cancel' };
+
+type Maybe<T> = T | Promise<T>;
+
+/** One handler per interaction kind, plus observers; every handler may be async. */
+export interface RunHandlers {
+  /** Decides which tools run; default: none (every tool is rejected). */
+  onToolApproval?: (interaction: ToolApproval) => Maybe<ToolDecision>;
+  /** Approves or rejects a plan; default: reject. */
+  onPlanApproval?: (interaction: PlanApproval) => Maybe<PlanDecision>;
+  /** Answers a connector's form; default: decline. */
+  onElicitation?: (interaction: Elicitation) => Maybe<ElicitationDecision>;
+  /** Sees an `auth_required` pause before it is cancelled (cancel is its only answer). */
+  onAuthRequired?: (interaction: AuthRequired) => Maybe<void>;
+  /** Each change of the text. */
+  onText?: (delta: string, snapshot: string) => void;
+  /** Every event. */
+  onEvent?: (event: TurnStreamEvent) => void;
+}
+
+/**
+ * Reads `stream` to its end, answering each interaction through its handler. A handler that throws (or an
+ * answer the service refuses) cancels the turn cleanly: the stream is read to its `cancelled` end, then the
+ * error is thrown. An answer whose outcome is unknown (`api_v1_action_result_unknown`) is not resent: the
+ * stream says what the turn did.
+ */
+export async function runTurn(
+  stream: TurnStream,
+  handlers: RunHandlers,
+  logger: Logger | undefined,
+): Promise<Turn> {
+  let failure: { error: unknown } | undefined;
+  for await (const event of stream) {
+    handlers.onEvent?.(event);
+    if (event.type === 'delta') handlers.onText?.(event.text, event.snapshot);
+    if (event.type !== 'action_required' || failure) continue;
+    try {
+      await answer(event.interaction, handlers, stream);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'api_v1_action_result_unknown') {
+        logger?.warn?.('an answer reached the service with no known outcome; following the stream', {
+          action_id: event.interaction.action_id,
+        });
+        continue;
+      }
+      failure = { error };
+      await stream.cancel().catch((cancelError: unknown) => {
+        logger?.warn?.('could not cancel the turn after a failed answer', { error: String(cancelError) });
+      });
+    }
+  }
+  if (failure) throw failure.error;
+  return stream.finalTurn();
+}
+
+async function answer(interaction: Interaction, handlers: RunHandlers, stream: TurnStream): Promise<unknown> {
+  switch (interaction.kind) {
+    case 'tool_approval': {
+      const decision = (await handlers.onToolApproval?.(interaction)) ?? false;
+      if (decision === true) return interaction.approveAll();
+      if (decision === false) return interaction.rejectAll();
+      return interaction.decide(decision);
+    }
+    case 'plan_approval': {
+      const decision = (await handlers.onPlanApproval?.(interaction)) ?? 'reject';
+      return decision === true || decision === 'approve' ? interaction.approve() : interaction.reject();
+    }
+    case 'elicitation': {
+      const decision = (await handlers.onElicitation?.(interaction)) ?? { action: 'decline' };
+      if (decision.action === 'accept') return interaction.accept(decision.content);
+      return decision.action === 'decline' ? interaction.decline() : interaction.cancel();
+    }
+    case 'auth_required':
+      await handlers.onAuthRequired?.(interaction);
+      return interaction.cancel();
+    case 'unknown':
+      // Nothing can answer a kind this version does not know: cancel rather than hang until it expires.
+      return stream.cancel();
+  }
+}
