@@ -50,7 +50,14 @@ export const SourceSchema = z.looseObject({ workspace_id: IntId, file_id: IntId,
 /** A source of a turn. */
 export type Source = z.infer<typeof SourceSchema>;
 
-const JsonObject = z.record(z.string(), z.unknown());
+/**
+ * A JSON object kept as it came: no copy, so keys such as `__proto__` in echoed metadata stay plain data
+ * (a record schema would rebuild the object, and assigning `__proto__` would set its prototype instead).
+ */
+const JsonObject = z.custom<Record<string, unknown>>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  'must be an object',
+);
 
 /** The fields of a finished turn shared by the synchronous reply and the terminal events (2.4, 6). */
 export const turnFields = {

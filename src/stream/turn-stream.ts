@@ -1,9 +1,11 @@
+import type { CancelResult } from '../contract/interactions.js';
 import type { Turn } from '../contract/turn.js';
 import { ConvoError } from '../errors.js';
 import type { Logger } from '../http/transport.js';
 import { toInteraction } from '../interactions/kinds.js';
+import { Delivery } from './delivery.js';
 import { TurnError } from './errors.js';
-import type { TurnStreamEvent } from './events.js';
+import type { TerminalEvent, TurnStreamEvent } from './events.js';
 import { StreamState } from './map.js';
 import { encodeEvents } from './relay.js';
 import { readEvents } from './sse.js';
@@ -35,7 +37,7 @@ export interface TurnStreamInit {
   /** Stops reading and frees the connection. */
   abort?: ((reason?: unknown) => void) | undefined;
   /** Asks the service to cancel the turn. */
-  cancel?: (() => Promise<unknown>) | undefined;
+  cancel?: (() => Promise<CancelResult>) | undefined;
 }
 
 /** Options of `TurnStream.fromReadableStream`. */
@@ -50,7 +52,7 @@ export interface RelayReadOptions {
   signal?: AbortSignal;
 }
 
-type Terminal = Extract<TurnStreamEvent, { type: 'completed' | 'cancelled' | 'error' }>;
+type Terminal = TerminalEvent;
 
 /**
  * A streamed turn: an async iterable of typed events with the text folded as it comes, plus the helpers
@@ -60,7 +62,8 @@ type Terminal = Extract<TurnStreamEvent, { type: 'completed' | 'cancelled' | 'er
 export class TurnStream implements AsyncIterable<TurnStreamEvent> {
   /** The key the turn was sent with: send it again to read the stored outcome. */
   readonly idempotencyKey: string | undefined;
-  readonly #source: AsyncIterator<TurnStreamEvent>;
+  /** Events a chunk's worth at a time: the layers below take one async step per chunk, not per event. */
+  readonly #source: AsyncIterator<TurnStreamEvent[]>;
   readonly #init: TurnStreamInit;
   readonly #listeners = new Map<keyof TurnStreamListeners, Set<(...args: never[]) => void>>();
   readonly #ended: Promise<Terminal>;
@@ -71,7 +74,7 @@ export class TurnStream implements AsyncIterable<TurnStreamEvent> {
   #messageId: number | undefined;
 
   /** @internal Use `client.turns.stream()` or `TurnStream.fromReadableStream()`. */
-  constructor(source: AsyncIterable<TurnStreamEvent>, init: TurnStreamInit = {}) {
+  constructor(source: AsyncIterable<TurnStreamEvent[]>, init: TurnStreamInit = {}) {
     this.#source = source[Symbol.asyncIterator]();
     this.#init = init;
     this.idempotencyKey = init.idempotencyKey;
@@ -90,11 +93,7 @@ export class TurnStream implements AsyncIterable<TurnStreamEvent> {
       interaction: (raw, chatId) =>
         toInteraction(raw, { actions: undefined, chatId, receivedAt: Date.now() }),
     });
-    const events = readEvents(stream, {
-      idleMs: options.idleTimeout ?? 45_000,
-      signal: options.signal,
-      onUnread: state.dropUnread,
-    });
+    const events = readEvents(stream, { idleMs: options.idleTimeout ?? 45_000, signal: options.signal });
     return new TurnStream(relayed(state.connection(events)));
   }
 
@@ -131,7 +130,14 @@ export class TurnStream implements AsyncIterable<TurnStreamEvent> {
   [Symbol.asyncIterator](): AsyncIterator<TurnStreamEvent> {
     if (this.#iterating) throw new ConvoError('a TurnStream can be iterated once; use tee() for two readers');
     this.#iterating = true;
-    return this.#iterate();
+    return new Delivery(this.#source, {
+      observe: (event) => this.#observe(event),
+      ended: (event) => this.#settle.resolve(event),
+      failed: (error) => {
+        if (error instanceof ConvoError && this.idempotencyKey) error.idempotencyKey ??= this.idempotencyKey;
+        this.#settle.reject(error);
+      },
+    });
   }
 
   /** The finished turn (completed or cancelled); rejects with `TurnError` when the turn failed. */
@@ -159,7 +165,7 @@ export class TurnStream implements AsyncIterable<TurnStreamEvent> {
   }
 
   /** Asks the service to cancel the turn; the stream then ends with a `cancelled` event. */
-  async cancel(): Promise<unknown> {
+  async cancel(): Promise<CancelResult> {
     if (!this.#init.cancel) throw new ConvoError('this stream has no client to cancel its turn with');
     return this.#init.cancel();
   }
@@ -190,40 +196,30 @@ export class TurnStream implements AsyncIterable<TurnStreamEvent> {
     return [new TurnStream(fromStream(a), init), new TurnStream(fromStream(b), init)];
   }
 
-  async *#iterate(): AsyncGenerator<TurnStreamEvent> {
-    let terminal: Terminal | undefined;
-    try {
-      for (;;) {
-        const next = await this.#source.next();
-        if (next.done) break;
-        const event = next.value;
-        this.#observe(event);
-        if (event.type === 'completed' || event.type === 'cancelled' || event.type === 'error')
-          terminal = event;
-        yield event;
-        if (terminal) break;
-      }
-      if (!terminal) throw new ConvoError('the stream ended without a terminal event');
-      this.#settle.resolve(terminal);
-    } catch (error) {
-      if (error instanceof ConvoError && this.idempotencyKey) error.idempotencyKey ??= this.idempotencyKey;
-      this.#settle.reject(error);
-      throw error;
-    } finally {
-      if (!terminal) this.#settle.reject(new ConvoError('the stream was closed before its terminal event'));
-      await this.#source.return?.();
-    }
-  }
-
   #observe(event: TurnStreamEvent): void {
     switch (event.type) {
       case 'start':
         this.#chatId = event.chat_id;
         this.#messageId = event.message_id;
-        this.#emit('start', event);
         break;
       case 'delta':
         this.#text = event.snapshot;
+        break;
+      case 'completed':
+      case 'cancelled':
+        this.#text = event.turn.content;
+        break;
+    }
+    // Without callbacks (the common case) an event costs no lookups and no argument lists.
+    if (this.#listeners.size > 0) this.#notify(event);
+  }
+
+  #notify(event: TurnStreamEvent): void {
+    switch (event.type) {
+      case 'start':
+        this.#emit('start', event);
+        break;
+      case 'delta':
         this.#emit('text', event.text, event.snapshot, event.replace);
         break;
       case 'step':
@@ -233,9 +229,6 @@ export class TurnStream implements AsyncIterable<TurnStreamEvent> {
         break;
       case 'completed':
       case 'cancelled':
-        this.#text = event.turn.content;
-        this.#emit('end', event);
-        break;
       case 'error':
         this.#emit('end', event);
         break;
@@ -250,17 +243,19 @@ export class TurnStream implements AsyncIterable<TurnStreamEvent> {
   }
 }
 
-async function* relayed(events: AsyncGenerator<TurnStreamEvent, boolean>): AsyncGenerator<TurnStreamEvent> {
+async function* relayed(
+  events: AsyncGenerator<TurnStreamEvent[], boolean>,
+): AsyncGenerator<TurnStreamEvent[]> {
   if (!(yield* events)) throw new ConvoError('the relayed stream ended before its terminal event');
 }
 
-async function* fromStream(stream: ReadableStream<TurnStreamEvent>): AsyncGenerator<TurnStreamEvent> {
+async function* fromStream(stream: ReadableStream<TurnStreamEvent>): AsyncGenerator<TurnStreamEvent[]> {
   const reader = stream.getReader();
   try {
     for (;;) {
       const next = await reader.read();
       if (next.done) return;
-      yield next.value;
+      yield [next.value];
     }
   } finally {
     reader.releaseLock();

@@ -12,6 +12,11 @@ export const CREDENTIALS = {
   otherCompany: { token: 'other-co', userId: 4, flag: 'other-co@4' },
   skillsRead: { token: 'skills-ro', scopes: ['skills:read'], flag: 'skills-ro=skills:read' },
   noScope: { token: 'no-scope', scopes: [], flag: 'no-scope=' },
+  chatOnly: {
+    token: 'chat-only',
+    scopes: ['chat:read', 'chat:write'],
+    flag: 'chat-only=chat:read,chat:write',
+  },
   /** Limited to an empty skills allowlist: only the in-process mock can set one up. */
   allowlisted: { token: 'allowlisted', allow: { skills: [] }, flag: undefined },
 } as const satisfies Record<string, MockCredential & { flag: string | undefined }>;
@@ -78,9 +83,14 @@ function clientFor(url: string, fetch: ClientOptions['fetch']) {
     });
 }
 
+/** Short pings, so that the ping tests need no long silence. */
+const PING_MS = 50;
+/** A short interaction lifetime, so that expiry is observable in a test. */
+export const INTERACTION_TTL_MS = 1_500;
+
 /** In-process: the mock's fetch injected into the client. */
 async function viaFetch(): Promise<Target> {
-  const mock = createMock({ tokens });
+  const mock = createMock({ tokens, pingMs: PING_MS, interactionTtlMs: INTERACTION_TTL_MS });
   return {
     name: 'fetch',
     url: mock.url,
@@ -93,7 +103,7 @@ async function viaFetch(): Promise<Target> {
 
 /** msw: the global fetch intercepted by the mock's msw handlers. */
 async function viaMsw(): Promise<Target> {
-  const mock = createMock({ tokens });
+  const mock = createMock({ tokens, pingMs: PING_MS, interactionTtlMs: INTERACTION_TTL_MS });
   const server = setupServer(...mswHandlers(mock));
   server.listen();
   return {
@@ -108,7 +118,12 @@ async function viaMsw(): Promise<Target> {
 
 /** Real HTTP: the node:http server on loopback. */
 async function viaHttp(): Promise<Target> {
-  const server = await startMockServer({ port: 0, tokens });
+  const server = await startMockServer({
+    port: 0,
+    tokens,
+    pingMs: PING_MS,
+    interactionTtlMs: INTERACTION_TTL_MS,
+  });
   return {
     name: 'http',
     url: server.url,

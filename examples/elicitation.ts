@@ -1,0 +1,36 @@
+// A connector asks for input: answer it from a form-like object, checked against its JSON Schema first.
+import { Client, ValidationError } from 'convo-sdk';
+
+const client = new Client();
+const form = { email: 'ada@example.com' }; // what your UI collected
+
+const turn = await client.turns.run(
+  crypto.randomUUID(),
+  { content: 'Subscribe me to the newsletter. [[mock:elicitation]]' },
+  {
+    onElicitation: (request) => {
+      console.log(`asked: ${request.payload.message}`);
+      const problems = request.check(form); // the same check accept() makes before sending
+      if (problems.length > 0) {
+        console.log('cannot answer:', problems.map((p) => `${p.field} ${p.message}`).join('; '));
+        return { action: 'decline' };
+      }
+      return { action: 'accept', content: form };
+    },
+  },
+);
+console.log(`${turn.status}: ${turn.content}`);
+
+// Bad content never leaves the process: accept() throws a ValidationError naming the field.
+try {
+  await client.turns.run(
+    crypto.randomUUID(),
+    { content: '[[mock:elicitation]]' },
+    {
+      onElicitation: () => ({ action: 'accept', content: { name: 'no email here' } }),
+    },
+  );
+} catch (error) {
+  if (error instanceof ValidationError) console.log(`refused before sending: ${error.message}`);
+  else throw error;
+}
