@@ -46,9 +46,9 @@ describe('README', () => {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'globals.d.ts'), GLOBALS);
-    blocks.forEach((code, i) =>
-      writeFileSync(join(dir, `snippet-${String(i + 1).padStart(2, '0')}.ts`), withImports(code)),
-    );
+    for (const [i, code] of blocks.entries()) {
+      writeFileSync(join(dir, `snippet-${String(i + 1).padStart(2, '0')}.ts`), withImports(code));
+    }
     writeFileSync(
       join(dir, 'tsconfig.json'),
       JSON.stringify({

@@ -244,9 +244,18 @@ const cases: Case[] = [
         newChatId(),
         { content: '[[mock:tool_approval]] [[mock:plan_approval]] [[mock:elicitation]] [[mock:words n=3]]' },
         {
-          onToolApproval: (i) => (kinds.push(i.kind), true),
-          onPlanApproval: (i) => (kinds.push(i.kind), 'approve'),
-          onElicitation: (i) => (kinds.push(i.kind), { action: 'accept', content: { email: 'a@b.c' } }),
+          onToolApproval: (i) => {
+            kinds.push(i.kind);
+            return true;
+          },
+          onPlanApproval: (i) => {
+            kinds.push(i.kind);
+            return 'approve';
+          },
+          onElicitation: (i) => {
+            kinds.push(i.kind);
+            return { action: 'accept', content: { email: 'a@b.c' } };
+          },
         },
       );
       expect(kinds).toEqual(['tool_approval', 'plan_approval', 'elicitation']);
