@@ -2,14 +2,16 @@ import { ApiError, ConnectionError, type ConvoError, TimeoutError } from '../err
 import { outageNeverLeft, type RetryRule, type RetrySettings, sleep, withRetries } from './retry.js';
 
 /**
- * Failures of a keyed turn that repeating with the same key makes safe (4.3, 7.3): no response at all, an
- * outage that never left, and the two answers that say "repeat with the same key to read the outcome".
- * Everything else (400, 403, 404, chat busy, key conflict, 422, 502, 504) is thrown as it came.
+ * Failures of a keyed turn that repeating with the same key makes safe and useful (4.3, 7.3): no response
+ * at all, a 503 outage whose request never left, and the two answers that say "repeat with the same key to
+ * read the outcome". Everything else (400, 403, 404, chat busy, key conflict, 422, 502, 504) is thrown as it
+ * came: a 502 or 504 is the key's stored outcome, and repeating the key would only replay it, whatever
+ * `retry_action` its details carry.
  */
 export const turnRepeatable: RetryRule = (error) =>
   error instanceof ConnectionError ||
   error instanceof TimeoutError ||
-  outageNeverLeft(error) ||
+  (error instanceof ApiError && error.status === 503 && outageNeverLeft(error)) ||
   readsStoredOutcome(error);
 
 function readsStoredOutcome(error: ConvoError): boolean {

@@ -121,6 +121,28 @@ describe('turns.send', () => {
     expect(requests).toHaveLength(1);
   });
 
+  it('7.3 a 502 upstream_error is the stored outcome: not repeated even when its details say retry', async () => {
+    const failed = fail(
+      502,
+      'upstream_error',
+      { chat_id: CHAT, message_id: 7 },
+      { error_details: { retry_action: 'retry' } },
+    );
+    const { client, requests } = setup(failed);
+    await expect(client.turns.send(CHAT, { content: 'Hi' })).rejects.toBeInstanceOf(ApiError);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('7 a 503 outage whose request never left (retry_action retry) is repeated with the same key', async () => {
+    const outage = fail(503, 'api_v1_service_unavailable', null, {
+      error_details: { retry_action: 'retry' },
+    });
+    const { client, requests } = setup(outage, ok(turn));
+    await client.turns.send(CHAT, { content: 'Hi' });
+    expect(new Set(keys(requests)).size).toBe(1);
+    expect(requests).toHaveLength(2);
+  });
+
   it('a connection that never comes back fails with ConnectionError carrying the key', async () => {
     const { client, requests } = setup(new TypeError('fetch failed'));
     const error = (await client.turns
