@@ -1,9 +1,10 @@
 import { companyOf, type MockFixtures } from './fixtures.js';
+import type { ChatRecord } from './records.js';
 import type { CredentialRecord, SkillRecord } from './store.js';
 
 /**
  * Who may see and use what. One place for these rules, so that the skill routes and the `{{type:id}}`
- * references (and later the turn attachments) agree on them.
+ * references and the turn attachments agree on them.
  */
 
 /**
@@ -51,4 +52,17 @@ export function canUseTool(fixtures: MockFixtures, credential: CredentialRecord,
 /** Whether user `id` exists and belongs to the credential's company (a valid `shared_user_ids` entry). */
 export function isColleague(credential: CredentialRecord, id: number): boolean {
   return companyOf(id) === credential.companyId;
+}
+
+/**
+ * Whether `credential` sees `chat`: chats are per credential (section 1), so only the credential that
+ * created it, and only while it is alive. Another credential of the same user does not see it.
+ */
+export function canSeeChat(credential: CredentialRecord, chat: ChatRecord): boolean {
+  return chat.deleted_at === null && chat.owner_credential_id === credential.id;
+}
+
+/** Whether `id` is a COMPLETION model of the catalog: the only models a chat or a turn may name (2.5). */
+export function isCompletionModel(fixtures: MockFixtures, id: number): boolean {
+  return fixtures.models.some((model) => model.id === id && model.type === 'COMPLETION');
 }

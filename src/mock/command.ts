@@ -100,6 +100,9 @@ export async function main(argv: readonly string[], io: CommandIo = processIo())
     io.signals.once('SIGINT', stop);
     io.signals.once('SIGTERM', stop);
   });
+  // Running turns hold timers (a pending interaction waits up to its lifetime): stop them, or the process
+  // would outlive its server.
+  server.mock.reset();
   await server.close();
   return 0;
 }

@@ -3,6 +3,8 @@
  * handler: `createMock().fetch` injected into a client, `mswHandlers` (from `convo-sdk/msw`), and
  * `startMockServer()` / the `convo-mock` command over HTTP.
  */
+
+export type { MockClock } from './clock.js';
 export {
   DEFAULT_CREDENTIAL,
   type MockAllowlist,
@@ -11,6 +13,16 @@ export {
   SCOPES,
   type Scope,
 } from './credentials.js';
+export { directiveModel } from './directive-model.js';
+export type {
+  FaultAction,
+  FaultResponse,
+  FaultRoute,
+  FaultTarget,
+  MalformedKind,
+  MockFault,
+  MockFaults,
+} from './faults.js';
 export {
   FIXTURES,
   type MockCompany,
@@ -23,6 +35,26 @@ export {
   type MockUser,
 } from './fixtures.js';
 export { MAX_BODY_BYTES } from './input.js';
+export { createManualClock, type ManualClock } from './manual-clock.js';
 export { type ConvoMock, createMock, MOCK_URL, type MockFetch, type MockOptions } from './mock.js';
+export type {
+  AnswerSource,
+  FakeModel,
+  InteractionAction,
+  InteractionAnswer,
+  ModelAction,
+  ModelAttachments,
+  ModelInput,
+} from './model.js';
+export type {
+  ChatRecord,
+  InteractionRecord,
+  InteractionState,
+  KeyRecord,
+  TurnChannel,
+  TurnError,
+  TurnRecord,
+} from './records.js';
+export { MAX_TURN_ATTACHMENTS } from './send-input.js';
 export { type MockServer, type MockServerOptions, startMockServer } from './server.js';
-export type { CredentialRecord, MockClock, MockSettings, MockStoreView, SkillRecord } from './store.js';
+export type { CredentialRecord, MockSettings, MockStoreView, SkillRecord } from './store.js';

@@ -1,6 +1,12 @@
+import { abortable, abortableBody } from './abortable.js';
+import type { MockClock } from './clock.js';
 import type { MockCredential } from './credentials.js';
+import { directiveModel } from './directive-model.js';
+import { TurnEngine } from './engine.js';
+import { FaultRegistry, type MockFaults } from './faults.js';
+import type { FakeModel } from './model.js';
 import { createMockService } from './service.js';
-import { type MockClock, MockStore, type MockStoreView } from './store.js';
+import { keyId, MockStore, type MockStoreView } from './store.js';
 
 /** The origin documented for fetch injection; any origin reaches the mock the same way. */
 export const MOCK_URL = 'http://convo.mock';
@@ -9,12 +15,14 @@ export const MOCK_URL = 'http://convo.mock';
 export interface MockOptions {
   /** Credentials the mock accepts; one `mock-token` with every scope for user 1 when absent or empty. */
   tokens?: readonly MockCredential[] | undefined;
-  /** Time source, for `created_at` and expiries; `Date.now` when absent. */
+  /** Time source and timer, for timestamps, pings, waits and expiries; real time when absent. */
   clock?: MockClock | undefined;
   /** Silence before a stream `ping`, in ms; 15,000 when absent. */
   pingMs?: number | undefined;
   /** Lifetime of an interaction, in ms; 110,000 when absent. */
   interactionTtlMs?: number | undefined;
+  /** The fake model; the directives of mock-conventions.md (`directiveModel`) when absent. */
+  model?: FakeModel | undefined;
 }
 
 /** A fetch-compatible function: what a client takes as its injected `fetch`. */
@@ -22,19 +30,35 @@ export type MockFetch = (input: Request | URL | string, init?: RequestInit) => P
 
 /** One in-memory instance of the service. */
 export interface ConvoMock {
-  /** Answers one request (any origin; only the path, method, headers and body matter). */
+  /**
+   * Answers one request (any origin; only the path, method, headers and body matter). A dropped
+   * connection (a `drop` fault) is `Response.error()`.
+   */
   handle(request: Request): Promise<Response>;
-  /** `handle` as a fetch: inject it into a client with base URL `url`. A relative input resolves against it. */
+  /**
+   * `handle` as a fetch: inject it into a client with base URL `url`. A relative input resolves against it.
+   * Like fetch, a dropped connection rejects with `TypeError('fetch failed')`, and an abort rejects the
+   * pending call or errors the body being read.
+   */
   fetch: MockFetch;
   /** `http://convo.mock`, the base URL to pair with `fetch`. */
   readonly url: string;
   /** Read-only inspection of the state. */
   readonly store: MockStoreView;
-  /** Back to the seeded state: resources gone, ids from 1; credentials and options kept. */
+  /** Faults on purpose for the next requests. */
+  readonly faults: MockFaults;
+  /** Replaces the fake model for the next turns; the directive model again when undefined. */
+  setModel(model: FakeModel | undefined): void;
+  /**
+   * How many times the turn of `key` actually ran: a replay does not run it again. Summed over every
+   * credential, or only `token`'s when given.
+   */
+  runs(key: string, token?: string): number;
+  /** Back to the seeded state: resources gone, running turns stopped, faults cleared, ids from 1. */
   reset(): void;
 }
 
-/** Creates a mock: `createMock()` accepts `mock-token` with every scope. */
+/** Creates a mock: `createMock()` accepts `mock-token` with every scope and answers with the directive model. */
 export function createMock(options: MockOptions = {}): ConvoMock {
   const store = new MockStore({
     tokens: options.tokens,
@@ -44,7 +68,10 @@ export function createMock(options: MockOptions = {}): ConvoMock {
       ...(options.interactionTtlMs !== undefined ? { interactionTtlMs: options.interactionTtlMs } : {}),
     },
   });
-  const service = createMockService({ store });
+  let model = options.model ?? directiveModel;
+  const engine = new TurnEngine(store, () => model);
+  const faults = new FaultRegistry();
+  const service = createMockService({ store, engine, faults });
   const handle = (request: Request) => service.handle(request);
   return {
     handle,
@@ -57,20 +84,29 @@ export function createMock(options: MockOptions = {}): ConvoMock {
       // Like fetch, an abort before the response rejects with the signal's reason. The caller's own signal
       // is used, not request.signal, which undici ties to it only weakly (TOOLCHAIN.md).
       const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
-      return signal ? abortable(handle(request), signal) : handle(request);
+      const response = await (signal ? abortable(handle(request), signal) : handle(request));
+      if (response.type === 'error') throw new TypeError('fetch failed');
+      return signal ? abortableBody(response, signal) : response;
     },
     url: MOCK_URL,
     store,
-    reset: () => store.reset(),
+    faults,
+    setModel: (next) => {
+      model = next ?? directiveModel;
+    },
+    runs: (key, token) => {
+      const credentials = store
+        .credentials()
+        .filter((credential) => token === undefined || credential.token === token);
+      return credentials.reduce(
+        (sum, credential) => sum + (store.runCounts.get(keyId(credential.id, key)) ?? 0),
+        0,
+      );
+    },
+    reset: () => {
+      engine.reset();
+      faults.clear();
+      store.reset();
+    },
   };
-}
-
-// Settles with `response`, or rejects with the signal's reason if it aborts first.
-function abortable(response: Promise<Response>, signal: AbortSignal): Promise<Response> {
-  signal.throwIfAborted();
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    response.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

@@ -4,6 +4,7 @@
  */
 import { type HttpHandler, http } from 'msw';
 import type { ConvoMock } from './mock.js';
+import { chunkedEventStream, isEventStream } from './sse.js';
 
 /** Options of `mswHandlers`. */
 export interface MswHandlersOptions {
@@ -14,5 +15,10 @@ export interface MswHandlersOptions {
 /** msw handlers passing every request under `baseUrl` to `mock.handle`. */
 export function mswHandlers(mock: ConvoMock, { baseUrl = mock.url }: MswHandlersOptions = {}): HttpHandler[] {
   const origin = baseUrl.replace(/\/+$/, '');
-  return [http.all(`${origin}/*`, ({ request }) => mock.handle(request))];
+  return [
+    http.all(`${origin}/*`, async ({ request }) => {
+      const response = await mock.handle(request);
+      return isEventStream(response) ? chunkedEventStream(response) : response;
+    }),
+  ];
 }

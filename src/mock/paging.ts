@@ -16,14 +16,20 @@ export interface Page<T> {
  * checked with the contract's `PageQuerySchema`: a bad value is 422 `api_v1_validation_error`.
  */
 export function paginate<T>(items: readonly T[], query: URLSearchParams): Page<T> {
-  const checked = validate(PageQuerySchema, {
-    page: queryNumber(query.get('page')),
-    size: queryNumber(query.get('size')),
-  });
+  const checked = validate(PageQuerySchema, pageQuery(query));
   const page = checked.page ?? 1;
   const size = checked.size ?? LIMITS.pageSizeDefault;
   const start = (page - 1) * size;
   return { items: items.slice(start, start + size), meta: { page, size, total: items.length } };
+}
+
+/**
+ * `page` and `size` of a query string as a schema expects them: a numeric value as a number, anything else
+ * as its text (so that it fails the schema by name), absent ones undefined. For lists whose query schema
+ * extends `PageQuerySchema`.
+ */
+export function pageQuery(query: URLSearchParams): { page: unknown; size: unknown } {
+  return { page: queryNumber(query.get('page')), size: queryNumber(query.get('size')) };
 }
 
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;

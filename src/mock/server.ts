@@ -1,7 +1,6 @@
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
 import { type ConvoMock, createMock, type MockOptions } from './mock.js';
+import { chunkedEventStream, isEventStream } from './sse.js';
 
 /** Options of `startMockServer`: where to listen, plus the mock's own options. */
 export interface MockServerOptions extends MockOptions {
@@ -21,12 +20,37 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
-/** Serves a new mock over HTTP (Node only): `const { url, close } = await startMockServer({ port: 0 })`. */
+/**
+ * Serves a new mock over HTTP (Node only): `const { url, close } = await startMockServer({ port: 0 })`.
+ * The Node modules are imported here, not at the top, so that a browser bundle importing `createMock`
+ * from `convo-sdk/mock` pulls in none of them.
+ */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  const [{ createServer }, { getRequestListener }, { RESPONSE_ALREADY_SENT }] = await Promise.all([
+    import('node:http'),
+    import('@hono/node-server'),
+    import('@hono/node-server/utils/response'),
+  ]);
   const { host = '127.0.0.1', port = 4010, ...mockOptions } = options;
   const mock = createMock(mockOptions);
   // overrideGlobalObjects: false, so that starting a mock never swaps the process's Request and Response.
-  const server = createServer(getRequestListener(mock.handle, { overrideGlobalObjects: false }));
+  const listener = getRequestListener(
+    async (request, env) => {
+      const response = await mock.handle(request);
+      if (response.type === 'error') {
+        // A `drop` fault: the connection goes away without a response.
+        env.incoming.socket.destroy();
+        return RESPONSE_ALREADY_SENT;
+      }
+      if (!isEventStream(response)) return response;
+      return chunkedEventStream(
+        response,
+        resetOnError(response.body, () => env.incoming.socket.destroy()),
+      );
+    },
+    { overrideGlobalObjects: false },
+  );
+  const server = createServer(listener);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -51,4 +75,38 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       return closing;
     },
   };
+}
+
+/** How long a cut stream stays open after its last byte before the reset (see `resetOnError`). */
+const RESET_DELAY_MS = 50;
+
+/**
+ * `body`, except that an error (a stream fault cutting it) becomes a connection reset through `reset`,
+ * which is what a cut is over a socket, without the adapter logging the error. The reset waits a little:
+ * a fetch client errors its body at once on a reset, dropping bytes it received but had not read yet, and
+ * the fault promises that the events before the cut arrive.
+ */
+function resetOnError(body: ReadableStream<Uint8Array>, reset: () => void): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  let broken = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        // Neither data nor an end after the cut: the body stays open until the reset closes the socket.
+        if (broken) return new Promise<void>(() => {});
+        try {
+          const { done, value } = await reader.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        } catch {
+          broken = true;
+          setTimeout(reset, RESET_DELAY_MS);
+        }
+      },
+      cancel(reason) {
+        return reader.cancel(reason).catch(() => {});
+      },
+    },
+    { highWaterMark: 0 },
+  );
 }

@@ -1,4 +1,5 @@
 import type { SkillLevel, SkillVisibility } from '../contract/skill.js';
+import { type MockClock, REAL_CLOCK } from './clock.js';
 import {
   DEFAULT_CREDENTIAL,
   isScope,
@@ -8,12 +9,7 @@ import {
   type Scope,
 } from './credentials.js';
 import { companyOf, FIXTURES, type MockFixtures } from './fixtures.js';
-
-/** Where the mock reads the time: inject one to test time-dependent behaviour (created_at, expiry). */
-export interface MockClock {
-  /** Milliseconds since the Unix epoch. */
-  now(): number;
-}
+import type { ChatRecord, InteractionRecord, KeyRecord, TurnRecord } from './records.js';
 
 /** Tunables that do not change the contract, only how fast the mock shows it. */
 export interface MockSettings {
@@ -77,6 +73,14 @@ export interface MockStoreView {
   skills(): SkillRecord[];
   /** The configured credentials. */
   credentials(): CredentialRecord[];
+  /** Every chat ever created, soft-deleted ones included, in creation order. */
+  chats(): ChatRecord[];
+  /** Every turn, running ones (`pending`) included, ascending by id. */
+  turns(): TurnRecord[];
+  /** Every interaction raised, whatever its state, in the order raised. */
+  interactions(): InteractionRecord[];
+  /** The interactions still awaiting an answer. */
+  pendingInteractions(): InteractionRecord[];
   /** The seeded fixtures. */
   readonly fixtures: MockFixtures;
   /** The tunables in effect. */
@@ -87,14 +91,14 @@ export interface MockStoreView {
 export interface MockStoreOptions {
   /** Credentials; `mock-token` with every scope for user 1 when absent or empty. */
   tokens?: readonly MockCredential[] | undefined;
-  /** The time source; `Date.now` when absent. */
+  /** The time source; real time when absent. */
   clock?: MockClock | undefined;
   /** Tunables; contract values when absent. */
   settings?: Partial<MockSettings> | undefined;
 }
 
 /** Names of the id sequences; one per resource with integer ids. */
-type Sequence = 'skill';
+type Sequence = 'skill' | 'turn' | 'chat';
 
 /**
  * The in-memory state of one mock instance. One map per resource, so that a new resource (chats, turns)
@@ -109,12 +113,22 @@ export class MockStore implements MockStoreView {
   readonly clock: MockClock;
   /** Skills by id, soft-deleted ones included. */
   readonly skillsById = new Map<number, SkillRecord>();
+  /** Chats by id, soft-deleted ones included. */
+  readonly chatsById = new Map<string, ChatRecord>();
+  /** Turns by id. */
+  readonly turnsById = new Map<number, TurnRecord>();
+  /** Interactions by `action_id`. */
+  readonly interactionsById = new Map<string, InteractionRecord>();
+  /** `Idempotency-Key` bindings, by `keyId(credential, key)`. */
+  readonly keys = new Map<string, KeyRecord>();
+  /** How many times each key's turn actually ran, by `keyId(credential, key)`. */
+  readonly runCounts = new Map<string, number>();
 
   readonly #credentialsByToken: ReadonlyMap<string, CredentialRecord>;
   readonly #sequences = new Map<Sequence, number>();
 
   constructor(options: MockStoreOptions = {}) {
-    this.clock = options.clock ?? { now: () => Date.now() };
+    this.clock = options.clock ?? REAL_CLOCK;
     this.settings = Object.freeze({
       pingMs: options.settings?.pingMs ?? 15_000,
       interactionTtlMs: options.settings?.interactionTtlMs ?? 110_000,
@@ -146,9 +160,14 @@ export class MockStore implements MockStoreView {
     return new Date(this.clock.now()).toISOString();
   }
 
-  /** Back to the seeded state: no skills, sequences from 1. Credentials and settings are kept. */
+  /** Back to the seeded state: no skills, chats, turns or keys, sequences from 1. Credentials and settings are kept. */
   reset(): void {
     this.skillsById.clear();
+    this.chatsById.clear();
+    this.turnsById.clear();
+    this.interactionsById.clear();
+    this.keys.clear();
+    this.runCounts.clear();
     this.#sequences.clear();
   }
 
@@ -157,10 +176,35 @@ export class MockStore implements MockStoreView {
     return [...this.skillsById.values()].sort((a, b) => a.id - b.id).map((skill) => structuredClone(skill));
   }
 
+  /** Every chat, in creation order (copies). */
+  chats(): ChatRecord[] {
+    return [...this.chatsById.values()].sort((a, b) => a.seq - b.seq).map((chat) => structuredClone(chat));
+  }
+
+  /** Every turn, ascending by id (copies). */
+  turns(): TurnRecord[] {
+    return [...this.turnsById.values()].sort((a, b) => a.id - b.id).map((turn) => structuredClone(turn));
+  }
+
+  /** Every interaction, in the order raised (copies). */
+  interactions(): InteractionRecord[] {
+    return [...this.interactionsById.values()].map((interaction) => structuredClone(interaction));
+  }
+
+  /** The interactions still awaiting an answer (copies). */
+  pendingInteractions(): InteractionRecord[] {
+    return this.interactions().filter((interaction) => interaction.state === 'pending');
+  }
+
   /** The configured credentials (copies). */
   credentials(): CredentialRecord[] {
     return [...this.#credentialsByToken.values()].map((credential) => structuredClone(credential));
   }
+}
+
+/** The map key of an `Idempotency-Key` of a credential: keys are per credential. */
+export function keyId(credentialId: number, key: string): string {
+  return `${credentialId}\u0000${key}`;
 }
 
 // Applies the defaults of MockCredential and checks what a JavaScript caller could get wrong.

@@ -1,7 +1,9 @@
 import * as z from 'zod/mini';
+import { type Chat, ChatSchema } from '../../src/contract/chat.js';
 import { EnvelopeSchema, ErrorBodySchema } from '../../src/contract/envelope.js';
 import { type Skill, SkillSchema } from '../../src/contract/skill.js';
-import type { ConvoMock, MockCredential } from '../../src/mock/index.js';
+import { type Message, MessageSchema, type Turn, TurnSchema } from '../../src/contract/turn.js';
+import type { ConvoMock, FakeModel, MockCredential } from '../../src/mock/index.js';
 
 /** A body of the mock: the envelope of 2.1 or the error body of 7. */
 export interface ReplyBody {
@@ -120,3 +122,108 @@ export const TOKENS = [
   { token: 'allow-skills', allow: { skills: [1] } },
   { token: 'allow-libs', allow: { libraries: [2] } },
 ] as const satisfies readonly MockCredential[];
+
+/** Options of `send`. */
+export interface SendInit {
+  /** Bearer token; `mock-token` unless given. */
+  token?: string;
+  /** The `Idempotency-Key`; a fresh one unless given; null sends none. */
+  key?: string | null;
+  /** Extra headers. */
+  headers?: Record<string, string>;
+}
+
+/** A synchronous send (4.3) of `body` to `chatId`; `permission_mode: auto` unless the body says otherwise. */
+export function send(mock: ConvoMock, chatId: string, body: unknown, init: SendInit = {}): Promise<Reply> {
+  const key = init.key === undefined ? crypto.randomUUID() : init.key;
+  return call(mock, 'POST', `/api/v1/chats/${chatId}/messages`, {
+    ...(init.token === undefined ? {} : { token: init.token }),
+    body,
+    headers: { ...(key === null ? {} : { 'idempotency-key': key }), ...init.headers },
+  });
+}
+
+/** `data` of a successful reply as a chat, checked by the contract's own schema. */
+export function chatOf(reply: Reply): Chat {
+  EnvelopeSchema.parse(reply.body);
+  return ChatSchema.parse(reply.body.data);
+}
+
+/** `data` of a successful reply as a turn, checked by the contract's own schema. */
+export function turnOf(reply: Reply): Turn {
+  if (reply.status !== 200) throw new Error(`expected a turn, got ${reply.status} ${reply.text}`);
+  EnvelopeSchema.parse(reply.body);
+  return TurnSchema.parse(reply.body.data);
+}
+
+/** `data` of a message listing, checked by the contract's own schema. */
+export function messagesOf(reply: Reply): Message[] {
+  EnvelopeSchema.parse(reply.body);
+  return z.array(MessageSchema).parse(reply.body.data);
+}
+
+/** Creates a chat as `token` and returns it; fails the test unless the mock answered 201. */
+export async function createChat(
+  mock: ConvoMock,
+  fields: Record<string, unknown> = {},
+  token = 'mock-token',
+): Promise<Chat> {
+  const reply = await call(mock, 'POST', '/api/v1/chats', { token, body: fields });
+  if (reply.status !== 201) throw new Error(`create chat failed: ${reply.status} ${reply.text}`);
+  return chatOf(reply);
+}
+
+/** The messages of a chat (first page of 200). */
+export async function listMessages(
+  mock: ConvoMock,
+  chatId: string,
+  token = 'mock-token',
+): Promise<Message[]> {
+  return messagesOf(await call(mock, 'GET', `/api/v1/chats/${chatId}/messages?size=200`, { token }));
+}
+
+/** Lets pending promise chains (a turn running on the real clock with no waits) settle. */
+export async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setTimeout(resolve, 0));
+}
+
+/** A send body in `auto` mode, the only one the synchronous send takes. */
+export function auto(content: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { content, permission_mode: 'auto', ...extra };
+}
+
+/** Credentials of the chat tests: scopes cut one by one, and an owner of another company. */
+export const CHAT_TOKENS = [
+  { token: 'mock-token' },
+  { token: 'same-user' },
+  { token: 'other-co', userId: 4 },
+  { token: 'reader', scopes: ['chat:read'] },
+  { token: 'writer', scopes: ['chat:write'] },
+  { token: 'chat-only', scopes: ['chat:read', 'chat:write'] },
+  { token: 'allow-libs', allow: { libraries: [2] } },
+] as const satisfies readonly MockCredential[];
+
+/** A fake model whose turn waits, after a first delta, until `open()` is called. */
+export function gatedModel(): { model: FakeModel; open: () => void } {
+  let open = () => {};
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const model: FakeModel = async function* () {
+    yield { type: 'text', text: 'first ' };
+    await gate;
+    yield { type: 'text', text: 'second' };
+  };
+  return { model, open };
+}
+
+/** Posts to one of the action endpoints of a chat (4.5, 4.6). */
+export function act(
+  mock: ConvoMock,
+  chatId: string,
+  action: 'approve-tool' | 'respond-plan' | 'respond-elicitation' | 'cancel-auth' | 'cancel',
+  body: unknown,
+  token = 'mock-token',
+): Promise<Reply> {
+  return call(mock, 'POST', `/api/v1/chats/${chatId}/actions/${action}`, { token, body });
+}

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMock } from '../../src/mock/index.js';
 import { mswHandlers } from '../../src/mock/msw.js';
 import { parseReply } from './helpers.js';
+import { EventReader } from './sse.js';
 
 const mock = createMock();
 const custom = createMock({ tokens: [{ token: 'other' }] });
@@ -38,5 +39,63 @@ describe('8 served by msw handlers', () => {
       headers: { authorization: 'Bearer other' },
     });
     expect(reply.status).toBe(200);
+  });
+});
+
+describe('faults through msw', () => {
+  it('a dropped connection (Response.error()) reaches the fetch caller as a network error', async () => {
+    mock.faults.add({ route: 'send', drop: 'before-response' });
+    const chatId = crypto.randomUUID();
+    const attempt = fetch(`http://convo.mock/api/v1/chats/${chatId}/messages`, {
+      method: 'POST',
+      headers: {
+        authorization: 'Bearer mock-token',
+        'content-type': 'application/json',
+        'idempotency-key': 'k',
+      },
+      body: JSON.stringify({ content: 'hi', permission_mode: 'auto' }),
+    });
+    await expect(attempt).rejects.toThrow(TypeError);
+    expect(mock.runs('k')).toBe(1);
+  });
+});
+
+describe('streams through msw', () => {
+  it('4.4 the SSE body reaches the fetch caller and parses', async () => {
+    const response = await fetch(`http://convo.mock/api/v1/chats/${crypto.randomUUID()}/messages/stream`, {
+      method: 'POST',
+      headers: {
+        authorization: 'Bearer mock-token',
+        'content-type': 'application/json',
+        'idempotency-key': 's',
+      },
+      body: JSON.stringify({ content: 'through msw' }),
+    });
+    const events = await new EventReader(response.body!).rest();
+    expect(events.at(-1)?.data.content).toBe('Mock answer: through msw');
+  });
+});
+
+describe('aborting a stream through msw', () => {
+  it('4.4 the client aborts a stalled stream: its read rejects, the process sees no uncaught error', async () => {
+    mock.faults.add({ route: 'stream', stall: { afterEvents: 2 } });
+    const controller = new AbortController();
+    const response = await fetch(`http://convo.mock/api/v1/chats/${crypto.randomUUID()}/messages/stream`, {
+      method: 'POST',
+      headers: {
+        authorization: 'Bearer mock-token',
+        'content-type': 'application/json',
+        'idempotency-key': 'a',
+      },
+      body: JSON.stringify({ content: 'x' }),
+      signal: controller.signal,
+    });
+    const reader = new EventReader(response.body!);
+    expect((await reader.next())?.event).toBe('message.start');
+    setTimeout(() => controller.abort(), 20);
+    await expect(reader.rest()).rejects.toThrow(/abort/i);
+    // An uncaught assertion of undici would surface here, after the socket closed.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(mock.runs('a')).toBe(1);
   });
 });

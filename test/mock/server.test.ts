@@ -2,6 +2,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { parseReply } from './helpers.js';
+import { EventReader } from './sse.js';
 
 describe('8 served over HTTP by startMockServer', () => {
   let server: MockServer;
@@ -68,5 +69,104 @@ describe('8 served over HTTP by startMockServer', () => {
     expect(Date.now() - started).toBeLessThan(1000);
     agent.destroy();
     await expect(fetch(`${other.url}/api/v1/skills`)).rejects.toThrow();
+  });
+});
+
+describe('faults over HTTP', () => {
+  it('a dropped connection destroys the socket: fetch rejects, the turn is stored', async () => {
+    const server = await startMockServer({ port: 0 });
+    try {
+      server.mock.faults.add({ route: 'send', drop: 'before-response' });
+      const attempt = fetch(`${server.url}/api/v1/chats/${crypto.randomUUID()}/messages`, {
+        method: 'POST',
+        headers: {
+          authorization: 'Bearer mock-token',
+          'content-type': 'application/json',
+          'idempotency-key': 'k',
+        },
+        body: JSON.stringify({ content: 'hi', permission_mode: 'auto' }),
+      });
+      await expect(attempt).rejects.toThrow(TypeError);
+      expect(server.mock.runs('k')).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('streams over HTTP', () => {
+  it('4.4 events arrive one by one over a real socket; eventsource-parser reads them', async () => {
+    const server = await startMockServer({ port: 0 });
+    try {
+      const response = await fetch(`${server.url}/api/v1/chats/${crypto.randomUUID()}/messages/stream`, {
+        method: 'POST',
+        headers: {
+          authorization: 'Bearer mock-token',
+          'content-type': 'application/json',
+          'idempotency-key': 'k',
+        },
+        body: JSON.stringify({ content: 'over http' }),
+      });
+      expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      const events = await new EventReader(response.body!).rest();
+      expect(events.map((e) => e.event).at(-1)).toBe('message.completed');
+      expect(events.at(-1)?.data.content).toBe('Mock answer: over http');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('4.4 a client that disconnects mid-stream does not stop the turn', async () => {
+    const server = await startMockServer({ port: 0 });
+    try {
+      const controller = new AbortController();
+      const response = await fetch(`${server.url}/api/v1/chats/${crypto.randomUUID()}/messages/stream`, {
+        method: 'POST',
+        headers: {
+          authorization: 'Bearer mock-token',
+          'content-type': 'application/json',
+          'idempotency-key': 'k',
+        },
+        body: JSON.stringify({ content: '[[mock:slow ms=20]] [[mock:words n=5]]' }),
+        signal: controller.signal,
+      });
+      const reader = new EventReader(response.body!);
+      expect((await reader.next())?.event).toBe('message.start');
+      controller.abort();
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(server.mock.store.turns()[0]).toMatchObject({
+        status: 'completed',
+        content: 'word1 word2 word3 word4 word5',
+      });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('stream faults over HTTP', () => {
+  it('cutAfterEvents: the headers and N events arrive, then the connection resets mid-body', async () => {
+    const server = await startMockServer({ port: 0 });
+    try {
+      server.mock.faults.add({ route: 'stream', cutAfterEvents: 3 });
+      const response = await fetch(`${server.url}/api/v1/chats/${crypto.randomUUID()}/messages/stream`, {
+        method: 'POST',
+        headers: {
+          authorization: 'Bearer mock-token',
+          'content-type': 'application/json',
+          'idempotency-key': 'k',
+        },
+        body: JSON.stringify({ content: '[[mock:words n=12]]' }),
+      });
+      expect(response.status).toBe(200);
+      const reader = new EventReader(response.body!);
+      const seen = [await reader.next(), await reader.next(), await reader.next()].map((e) => e?.event);
+      expect(seen).toEqual(['message.start', 'message.step', 'message.delta']);
+      await expect(reader.next()).rejects.toThrow();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(server.mock.store.turns()[0]?.status).toBe('completed');
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -1,0 +1,153 @@
+import { type Schema, Validator } from '@cfworker/json-schema';
+import type { InteractionKind } from '../contract/interactions.js';
+import type { PlainIssue } from '../contract/issues.js';
+import { validationFailure } from './input.js';
+import type { AnswerSource, InteractionAnswer } from './model.js';
+import type { InteractionRecord } from './records.js';
+import { ApiFailure } from './respond.js';
+import type { CredentialRecord, MockStore } from './store.js';
+
+/** A new `action_id`: `act_` and 32 random hex digits (128 bits), so that nobody guesses another's. */
+export function newActionId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `act_${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/**
+ * The answer given when nobody answers: every tool rejected, the plan rejected, the elicitation cancelled,
+ * the connection cancelled. Used on expiry and when the service closes an interaction (7.5).
+ */
+export function negativeAnswer(interaction: InteractionRecord, by: AnswerSource): InteractionAnswer {
+  switch (interaction.kind) {
+    case 'tool_approval':
+      return {
+        kind: 'tool_approval',
+        decisions: toolUseIds(interaction).map((tool_use_id) => ({ tool_use_id, approved: false })),
+        by,
+      };
+    case 'plan_approval':
+      return { kind: 'plan_approval', action: 'reject', by };
+    case 'elicitation':
+      return { kind: 'elicitation', action: 'cancel', by };
+    case 'auth_required':
+      return { kind: 'auth_required', action: 'cancel', by };
+  }
+}
+
+/** What `findInteraction` requires besides ownership. */
+export interface InteractionQuery {
+  /** The kind the endpoint answers; any kind when absent (cancel). */
+  kind?: InteractionKind;
+  /** Answer 404 rather than 409 for one that is no longer pending (cancel, 4.6). */
+  pendingOnly?: boolean;
+}
+
+/**
+ * The interaction an answer endpoint (or `cancel` with `action_id`) names, checked in this order:
+ * - 404 `api_v1_action_not_found` unless it exists, belongs to `credential`, pauses a turn of `chatId`, is
+ *   of `kind` (when given: answering at another kind's endpoint is "not found" there) and has not expired;
+ * - 409 `api_v1_action_not_pending` when it was already resolved, or closed (its turn ended, or the service
+ *   closed it); 404 instead with `pendingOnly`.
+ */
+export function findInteraction(
+  store: MockStore,
+  credential: CredentialRecord,
+  chatId: string,
+  actionId: string,
+  { kind, pendingOnly = false }: InteractionQuery = {},
+): InteractionRecord {
+  const interaction = store.interactionsById.get(actionId);
+  if (
+    !interaction ||
+    interaction.credential_id !== credential.id ||
+    interaction.chat_id !== chatId ||
+    (kind !== undefined && interaction.kind !== kind) ||
+    isExpired(store, interaction) ||
+    (pendingOnly && interaction.state !== 'pending')
+  ) {
+    throw new ApiFailure(404, 'api_v1_action_not_found', 'Interaction not found.');
+  }
+  if (interaction.state !== 'pending') {
+    throw new ApiFailure(409, 'api_v1_action_not_pending', 'The interaction is no longer pending.');
+  }
+  return interaction;
+}
+
+/** Whether `interaction` expired, by the clock (the expiry timer may not have fired yet). */
+function isExpired(store: MockStore, interaction: InteractionRecord): boolean {
+  return interaction.state === 'expired' || store.clock.now() >= interaction.expires_at_ms;
+}
+
+/**
+ * The decisions of `approve-tool` checked against the tools the turn asked (4.5): 422
+ * `api_v1_validation_error` for a tool without a decision, an unknown `tool_use_id`, or two decisions
+ * for one tool.
+ */
+export function checkDecisions(
+  interaction: InteractionRecord,
+  decisions: ReadonlyArray<{ tool_use_id: string; approved: boolean }>,
+): Array<{ tool_use_id: string; approved: boolean }> {
+  const asked = toolUseIds(interaction);
+  const issues: PlainIssue[] = [];
+  const seen = new Set<string>();
+  decisions.forEach(({ tool_use_id }, index) => {
+    const field = `decisions.${index}.tool_use_id`;
+    if (!asked.includes(tool_use_id)) issues.push({ field, message: 'is not a tool of this interaction' });
+    else if (seen.has(tool_use_id)) issues.push({ field, message: 'has more than one decision' });
+    seen.add(tool_use_id);
+  });
+  for (const id of asked) {
+    if (!seen.has(id)) issues.push({ field: 'decisions', message: `has no decision for tool "${id}"` });
+  }
+  const [first, ...rest] = issues;
+  if (first) throw validationFailure([first, ...rest]);
+  return decisions.map(({ tool_use_id, approved }) => ({ tool_use_id, approved }));
+}
+
+/**
+ * The `content` of an accepted elicitation checked against `payload.requested_schema` (4.5) with a JSON
+ * Schema validator: 422 `api_v1_validation_error` naming each failing field (`content.email`).
+ */
+export function checkElicitationContent(
+  interaction: InteractionRecord,
+  content: Record<string, unknown>,
+): void {
+  const schema = interaction.payload.requested_schema as Schema | boolean;
+  const result = new Validator(schema, '2020-12', false).validate(content);
+  if (result.valid) return;
+  // The validator also reports each enclosing `properties` failure; the inner errors name the field.
+  const inner = result.errors.filter((error) => error.keyword !== 'properties');
+  const issues = new Map<string, PlainIssue>();
+  for (const error of inner.length > 0 ? inner : result.errors) {
+    const field = fieldOf(error.instanceLocation, error.keyword, error.error);
+    if (!issues.has(field)) issues.set(field, { field, message: plainMessage(error.keyword, error.error) });
+  }
+  const [first, ...rest] = issues.values();
+  throw validationFailure(first ? [first, ...rest] : [{ field: 'content', message: 'is invalid' }]);
+}
+
+// `#/email` -> `content.email`; a missing required property is reported at the object, so name it.
+function fieldOf(location: string, keyword: string, message: string): string {
+  const path = location.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodePointer);
+  if (keyword === 'required') {
+    const missing = /"([^"]+)"/.exec(message)?.[1];
+    if (missing !== undefined) path.push(missing);
+  }
+  return ['content', ...path].join('.');
+}
+
+function plainMessage(keyword: string, message: string): string {
+  if (keyword === 'required') return 'is required';
+  const expected = /Expected "([^"]+)"/.exec(message)?.[1];
+  if (keyword === 'type' && expected) return `must be of type ${expected}`;
+  return message;
+}
+
+function decodePointer(segment: string): string {
+  return decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+function toolUseIds(interaction: InteractionRecord): string[] {
+  const tools = interaction.payload.tools;
+  return Array.isArray(tools) ? tools.map((tool: { tool_use_id: string }) => tool.tool_use_id) : [];
+}
