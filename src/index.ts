@@ -32,6 +32,8 @@ export { ANSWER_ENDPOINTS, INTERACTION_KINDS } from './contract/interactions.js'
 export type { PlainIssue } from './contract/issues.js';
 export { LIMITS } from './contract/limits.js';
 export type { PageQuery } from './contract/page.js';
+/** The contract as zod/mini schemas: the same ones the client checks requests and responses with. */
+export * from './contract/schemas.js';
 export { SCOPES, type Scope } from './contract/scopes.js';
 export type {
   Skill,
@@ -59,6 +61,7 @@ export { ATTACHMENT_SCOPES, TURN_STATUSES } from './contract/turn.js';
 export {
   AbortError,
   ApiError,
+  type ApiErrorInit,
   ConnectionError,
   ConvoError,
   ResponseValidationError,
@@ -69,7 +72,7 @@ export {
 export { Page, PagePromise } from './http/page.js';
 export type { RetryInfo } from './http/retry.js';
 export type { Logger, RequestOptions } from './http/transport.js';
-export { BaseInteraction, InteractionExpiredError } from './interactions/interaction.js';
+export { type AnswerContext, BaseInteraction, InteractionExpiredError } from './interactions/interaction.js';
 export {
   AuthRequired,
   Elicitation,
@@ -78,8 +81,14 @@ export {
   ToolApproval,
   UnknownInteraction,
 } from './interactions/kinds.js';
-export type { ElicitationDecision, PlanDecision, RunHandlers, ToolDecision } from './interactions/run.js';
-export { Actions } from './resources/actions.js';
+export type {
+  ElicitationDecision,
+  MaybePromise,
+  PlanDecision,
+  RunHandlers,
+  ToolDecision,
+} from './interactions/run.js';
+export { Actions, type AnswerEndpoint } from './resources/actions.js';
 export { Chats } from './resources/chats.js';
 export { Skills } from './resources/skills.js';
 export { type SentTurn, type StreamOptions, type TurnOptions, Turns } from './resources/turns.js';

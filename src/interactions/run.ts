@@ -15,18 +15,19 @@ export type ElicitationDecision =
   | { action: 'decline' }
   | { action: 'cancel' };
 
-type Maybe<T> = T | Promise<T>;
+/** A value, or a promise of it: what a handler may return. */
+export type MaybePromise<T> = T | Promise<T>;
 
 /** One handler per interaction kind, plus observers; every handler may be async. */
 export interface RunHandlers {
   /** Decides which tools run; default: none (every tool is rejected). */
-  onToolApproval?: (interaction: ToolApproval) => Maybe<ToolDecision>;
+  onToolApproval?: (interaction: ToolApproval) => MaybePromise<ToolDecision>;
   /** Approves or rejects a plan; default: reject. */
-  onPlanApproval?: (interaction: PlanApproval) => Maybe<PlanDecision>;
+  onPlanApproval?: (interaction: PlanApproval) => MaybePromise<PlanDecision>;
   /** Answers a connector's form; default: decline. */
-  onElicitation?: (interaction: Elicitation) => Maybe<ElicitationDecision>;
+  onElicitation?: (interaction: Elicitation) => MaybePromise<ElicitationDecision>;
   /** Sees an `auth_required` pause before it is cancelled (cancel is its only answer). */
-  onAuthRequired?: (interaction: AuthRequired) => Maybe<void>;
+  onAuthRequired?: (interaction: AuthRequired) => MaybePromise<void>;
   /** Each change of the text. */
   onText?: (delta: string, snapshot: string) => void;
   /** Every event. */

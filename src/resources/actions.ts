@@ -38,7 +38,7 @@ const cancelRepeatable: RetryRule = (error: ConvoError) =>
   (error instanceof ApiError && error.status === 502 && error.code === 'api_v1_core_unavailable');
 
 /** The answer endpoints of 4.5. */
-type AnswerEndpoint = 'approve-tool' | 'respond-plan' | 'respond-elicitation' | 'cancel-auth';
+export type AnswerEndpoint = 'approve-tool' | 'respond-plan' | 'respond-elicitation' | 'cancel-auth';
 
 const ANSWER_SCHEMAS: Record<AnswerEndpoint, z.ZodMiniType<unknown>> = {
   'approve-tool': ApproveToolSchema,
