@@ -20,12 +20,13 @@ try {
 
   // 2. A streamed turn in manual mode: deltas print as they arrive, and the model asks to run a tool.
   const chat = await client.chats.create({ name: 'Demo' });
-  console.log(`\nchat      ${chat.id}\nturn      `);
+  console.log(`\nchat      ${chat.id}`);
+  process.stdout.write('turn      ');
   const turn = await client.turns.run(
     chat.id,
     {
       content:
-        'Find the open issues about streaming. [[mock:tool_approval]] [[mock:words n=24]] [[mock:slow ms=40]]',
+        'Find the open issues about streaming and summarize them. [[mock:tool_approval]] [[mock:slow ms=60]]',
       attachments: { skill_ids: [skill.id], workspace_ids: [1] },
     },
     {
@@ -35,7 +36,7 @@ try {
         const left = Math.round((approval.expiresAt - Date.now()) / 1000);
         process.stdout.write(
           dim(
-            `\n  [${tool?.server}/${tool?.name} wants to run with ${JSON.stringify(tool?.input)}; approved, ${left}s to spare]\n  `,
+            `[${tool?.server}/${tool?.name} wants to run with ${JSON.stringify(tool?.input)}: approved, ${left} s to spare]\n          `,
           ),
         );
         return true;
