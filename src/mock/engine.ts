@@ -1,42 +1,27 @@
-import type { PermissionMode } from '../contract/chat.js';
 import { LIMITS } from '../contract/limits.js';
 import { type Step, StepSchema, ToolCallSchema } from '../contract/turn.js';
 import { pause } from './clock.js';
 import { EventLog } from './event-log.js';
 import { negativeAnswer, newActionId } from './interactions.js';
-import type {
-  FakeModel,
-  InteractionAction,
-  InteractionAnswer,
-  ModelAction,
-  ModelAttachments,
-} from './model.js';
+import type { FakeModel, InteractionAction, InteractionAnswer, ModelAction, ModelInput } from './model.js';
 import { checkedOutput, checkedPayload } from './model-checks.js';
 import { startEvent, terminalEvent, turnError } from './outcomes.js';
-import type { ChatRecord, InteractionRecord, TurnChannel, TurnError, TurnRecord } from './records.js';
+import type { ChatRecord, InteractionRecord, TurnError, TurnRecord } from './records.js';
 import { type CredentialRecord, keyId, type MockStore } from './store.js';
 import { sourcesOf, usageOf } from './turn-accounting.js';
 
-/** Everything a turn starts from, checked by the send endpoints. */
-export interface TurnStart {
+/** Everything a turn starts from, checked by the send endpoints: what the model sees, and the rest. */
+export interface TurnStart
+  extends Pick<
+    ModelInput,
+    'content' | 'permission_mode' | 'channel' | 'model_id' | 'attachments' | 'metadata'
+  > {
   /** Who sends it. */
   credential: CredentialRecord;
   /** Its chat (already stored). */
   chat: ChatRecord;
   /** Its `Idempotency-Key`. */
   key: string;
-  /** The content sent. */
-  content: string;
-  /** `manual` or `auto`. */
-  permission_mode: PermissionMode;
-  /** The endpoint it came through. */
-  channel: TurnChannel;
-  /** The model that answers. */
-  model_id: number;
-  /** The attachments, checked. */
-  attachments: ModelAttachments;
-  /** The integrator's metadata, verbatim. */
-  metadata: Record<string, unknown> | null;
   /** `request_id` of the starting request (its `message.start`). */
   request_id: string;
 }

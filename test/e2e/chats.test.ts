@@ -1,15 +1,6 @@
 import { expect } from 'vitest';
-import { ApiError } from '../../src/index.js';
+import { apiError } from '../support/api-error.js';
 import { type Case, runOnTargets } from './run-targets.js';
-
-async function apiError(promise: PromiseLike<unknown>): Promise<ApiError> {
-  const error = await Promise.resolve(promise).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-}
 
 const cases: Case[] = [
   [

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import { ApiError, type Interaction, type TurnStream } from '../../src/index.js';
+import type { Interaction, TurnStream } from '../../src/index.js';
+import { apiError } from '../support/api-error.js';
 import { type Case, needsInProcessMock, runOnTargets } from './run-targets.js';
 import { INTERACTION_TTL_MS, type Target } from './targets.js';
 
@@ -19,15 +20,6 @@ async function until(
 
 async function drain(rest: AsyncIterator<unknown>): Promise<void> {
   for (;;) if ((await rest.next()).done) return;
-}
-
-async function apiError(promise: PromiseLike<unknown>): Promise<ApiError> {
-  const error = await Promise.resolve(promise).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
 }
 
 function answer(t: Target, chatId: string, endpoint: string, body: unknown, token?: string) {

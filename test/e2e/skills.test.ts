@@ -1,15 +1,9 @@
 import { expect } from 'vitest';
-import { ApiError } from '../../src/index.js';
+import { apiError } from '../support/api-error.js';
 import { type Case, needsInProcessMock, runOnTargets } from './run-targets.js';
 import type { Target } from './targets.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-async function apiError(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.catch((e: unknown) => e);
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-}
 
 let counter = 0;
 /** A skill with a name unique to this run, so cases never depend on each other's state. */

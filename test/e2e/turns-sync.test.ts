@@ -1,16 +1,7 @@
 import { expect } from 'vitest';
-import { ApiError } from '../../src/index.js';
+import { apiError } from '../support/api-error.js';
 import { type Case, needsInProcessMock, runOnTargets } from './run-targets.js';
 import type { Target } from './targets.js';
-
-async function apiError(promise: PromiseLike<unknown>): Promise<ApiError> {
-  const error = await Promise.resolve(promise).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-}
 
 const newChatId = () => crypto.randomUUID();
 

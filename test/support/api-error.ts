@@ -1,0 +1,12 @@
+import { expect } from 'vitest';
+import { ApiError } from '../../src/index.js';
+
+/** The `ApiError` a call rejects with; fails the test when it resolves or throws something else. */
+export async function apiError(call: PromiseLike<unknown>): Promise<ApiError> {
+  const error = await Promise.resolve(call).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}
