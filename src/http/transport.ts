@@ -1,4 +1,4 @@
-import ky, { type KyInstance } from 'ky';
+import type { KyInstance, Options } from 'ky';
 import type * as z from 'zod/mini';
 import { EnvelopeSchema, type Meta } from '../contract/envelope.js';
 import { apiFailure, fetchFailure, schemaFailure } from './errors.js';
@@ -58,20 +58,28 @@ export interface Result<T> {
   meta: Meta;
 }
 
+/**
+ * ky is loaded by the first request, not on import: its feature checks build a `Request`, which makes Node
+ * load its fetch implementation (undici), some 25 ms of every cold start. The first request loads that
+ * anyway, through fetch itself.
+ */
+let kyModule: Promise<typeof import('ky')> | undefined;
+
 /** The one path every request takes: fetch, envelope, schema, typed result or typed error. */
 export class Transport {
-  readonly #ky: KyInstance;
+  readonly #kyOptions: Options;
+  #ky: Promise<KyInstance> | undefined;
   readonly #settings: TransportSettings;
 
   constructor(settings: TransportSettings) {
     this.#settings = settings;
-    this.#ky = ky.create({
+    this.#kyOptions = {
       baseUrl: new URL('api/v1/', settings.baseUrl.endsWith('/') ? settings.baseUrl : `${settings.baseUrl}/`),
       headers: { ...settings.headers, authorization: `Bearer ${settings.token}`, accept: 'application/json' },
       retry: 0,
       throwHttpErrors: false,
       ...(settings.fetch ? { fetch: settings.fetch } : {}),
-    });
+    };
   }
 
   /** Sends `call`, repeating it where its rule allows, and returns its validated result. */
@@ -124,12 +132,18 @@ export class Transport {
     return { data: data.data, meta: envelope.data.meta };
   }
 
+  #client(): Promise<KyInstance> {
+    kyModule ??= import('ky');
+    this.#ky ??= kyModule.then(({ default: ky }) => ky.create(this.#kyOptions));
+    return this.#ky;
+  }
+
   async #send(call: Omit<Call<unknown>, 'schema' | 'retry'>, accept: string) {
     const options = call.options ?? {};
     const timeout = options.timeout ?? this.#settings.timeout;
     const started = performance.now();
     try {
-      const response = await this.#ky(call.path, {
+      const response = await (await this.#client())(call.path, {
         method: call.method,
         headers: { accept, ...call.headers, ...options.headers },
         timeout,

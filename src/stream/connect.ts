@@ -26,14 +26,15 @@ export interface StreamRequest {
 }
 
 /**
- * The events of a streamed turn over HTTP. A connection that breaks (read failure, silence past the idle
- * limit, a body that ends before the terminal event, damaged events) is re-opened by sending the same body
- * with the same key, which re-delivers the stored outcome; `state` reconciles it with what was shown.
+ * The events of a streamed turn over HTTP, a chunk's worth at a time. A connection that breaks (read
+ * failure, silence past the idle limit, a body that ends before the terminal event, damaged events) is
+ * re-opened by sending the same body with the same key, which re-delivers the stored outcome; `state`
+ * reconciles it with what was shown.
  */
 export async function* httpTurnEvents(
   request: StreamRequest,
   state: StreamState,
-): AsyncGenerator<TurnStreamEvent> {
+): AsyncGenerator<TurnStreamEvent[]> {
   const { transport, options, idempotencyKey } = request;
   const settings = transport.retrySettings(options);
   let resumes = 0;
@@ -42,15 +43,11 @@ export async function* httpTurnEvents(
     const response = await open(request, resumes, reason, state);
     if (reason !== undefined) {
       state.fold.restart();
-      yield { type: 'resumed', attempt: resumes, reason };
+      yield [{ type: 'resumed', attempt: resumes, reason }];
     }
     try {
       if (!response.body) throw new StreamBreak('the response had no body');
-      const events = readEvents(response.body, {
-        idleMs: request.idleMs,
-        signal: options.signal,
-        onUnread: state.dropUnread,
-      });
+      const events = readEvents(response.body, { idleMs: request.idleMs, signal: options.signal });
       if (yield* state.connection(events)) return;
       throw new StreamBreak('the stream ended before its terminal event');
     } catch (error) {

@@ -16,12 +16,16 @@ export class Fold {
   #source = '';
   #inStep = true;
 
-  /** Folds one delta of the current connection; returns what changes for the caller, if anything. */
-  apply(text: string, replace: boolean): TextChange | undefined {
+  /**
+   * Folds one delta of the current connection; returns what changes for the caller, if anything (while in
+   * step, the delta itself: no copy per delta).
+   */
+  apply(delta: TextChange): TextChange | undefined {
+    const { text, replace } = delta;
     if (this.#inStep) {
       this.shown = replace ? text : this.shown + text;
       this.#source = this.shown;
-      return { text, replace };
+      return delta;
     }
     this.#source = replace ? text : this.#source + text;
     return this.#reconcile(this.#source, false);
@@ -44,6 +48,9 @@ export class Fold {
   #reconcile(target: string, final: boolean): TextChange | undefined {
     const shown = this.shown;
     if (target === shown) {
+      // Equal text, two strings: keep the one the caller gets (the terminal's), not both.
+      this.shown = target;
+      this.#source = target;
       this.#inStep = true;
       return undefined;
     }

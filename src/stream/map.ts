@@ -2,8 +2,9 @@ import type { ActionRequiredPayload } from '../contract/events.js';
 import type { Logger } from '../http/transport.js';
 import type { Interaction } from '../interactions/kinds.js';
 import { decode } from './decode.js';
+import { decodeDelta } from './delta.js';
 import type { TurnStreamEvent } from './events.js';
-import { Fold } from './fold.js';
+import { Fold, type TextChange } from './fold.js';
 import type { RawEvent } from './sse.js';
 
 /** The relay's own event: a recovery, carried to a browser by `toReadableStream`. */
@@ -38,61 +39,85 @@ export class StreamState {
   };
 
   /**
-   * Turns the events of one connection into the caller's events; returns `true` once a terminal event was
-   * yielded (reading stops there), `false` when the connection ended without one.
+   * Turns the events of one connection, a chunk's worth at a time, into the caller's events; returns `true`
+   * once a terminal event was yielded (reading stops there, and the rest is dropped), `false` when the
+   * connection ended without one. Events before a damaged one are yielded before its error is thrown.
    */
-  async *connection(raws: AsyncIterable<RawEvent>): AsyncGenerator<TurnStreamEvent, boolean> {
-    for await (const raw of raws) {
-      const decoded = decode(raw);
-      switch (decoded.name) {
-        case 'message.delta': {
-          const change = this.fold.apply(decoded.payload.text, decoded.payload.replace);
-          if (change) yield { type: 'delta', ...change, snapshot: this.fold.shown };
-          break;
-        }
-        case 'ping':
-          if (this.#pings) yield { type: 'ping', ts: decoded.payload.ts };
-          break;
-        case 'message.start': {
-          const { chat_id, message_id, request_id } = decoded.payload;
-          if (!this.start) {
-            this.start = { chat_id, message_id };
-            yield { type: 'start', chat_id, message_id, request_id };
-          } else if (this.start.message_id !== message_id) {
-            this.#logger?.warn?.('a re-opened stream started another message', { message_id });
-          }
-          break;
-        }
-        case 'message.step':
-          if (this.#firstTime(`step:${raw.data}`)) yield { type: 'step', steps: decoded.payload.steps };
-          break;
-        case 'message.action_required':
-          if (this.#firstTime(`action:${decoded.payload.action_id}`)) {
-            const interaction = this.#interaction(decoded.payload, this.start?.chat_id ?? '');
-            yield { type: 'action_required', interaction };
-          }
-          break;
-        case 'message.completed':
-        case 'message.cancelled': {
-          const change = this.fold.settle(decoded.payload.content);
-          if (change) yield { type: 'delta', ...change, snapshot: this.fold.shown };
-          const status = decoded.name === 'message.completed' ? 'completed' : 'cancelled';
-          yield { type: status, turn: { ...decoded.payload, status } };
-          return true;
-        }
-        case 'message.error':
-          yield { type: 'error', error: decoded.payload };
-          return true;
-        case 'unknown':
-          // A relayed recovery: its deltas were reconciled before the relay, so the fold goes on as is.
-          if (decoded.event === RESUMED_EVENT) {
-            yield { type: 'resumed', ...(decoded.data as { attempt: number; reason: string }) };
-          } else {
-            yield { type: 'unknown', event: decoded.event, data: decoded.data };
-          }
-          break;
+  async *connection(batches: AsyncIterable<RawEvent[]>): AsyncGenerator<TurnStreamEvent[], boolean> {
+    for await (const raws of batches) {
+      const out: TurnStreamEvent[] = [];
+      let i = 0;
+      let ended = false;
+      try {
+        while (i < raws.length && !ended) ended = this.#map(raws[i++]!, out);
+      } catch (error) {
+        if (out.length > 0) yield out;
+        throw error;
       }
+      if (ended) this.dropUnread(raws.slice(i));
+      if (out.length > 0) yield out;
+      if (ended) return true;
     }
+    return false;
+  }
+
+  /** Maps one wire event onto `out` (nothing, one or two events); `true` when it ended the turn. */
+  #map(raw: RawEvent, out: TurnStreamEvent[]): boolean {
+    // Nearly every event is a delta: no schema lookup, no wrapper.
+    if (raw.event === 'message.delta') return this.#delta(decodeDelta(raw), out);
+    const decoded = decode(raw);
+    switch (decoded.name) {
+      case 'message.delta':
+        return this.#delta(decoded.payload, out);
+      case 'ping':
+        if (this.#pings) out.push({ type: 'ping', ts: decoded.payload.ts });
+        return false;
+      case 'message.start': {
+        const { chat_id, message_id, request_id } = decoded.payload;
+        if (!this.start) {
+          this.start = { chat_id, message_id };
+          out.push({ type: 'start', chat_id, message_id, request_id });
+        } else if (this.start.message_id !== message_id) {
+          this.#logger?.warn?.('a re-opened stream started another message', { message_id });
+        }
+        return false;
+      }
+      case 'message.step':
+        if (this.#firstTime(`step:${raw.data}`)) out.push({ type: 'step', steps: decoded.payload.steps });
+        return false;
+      case 'message.action_required':
+        if (this.#firstTime(`action:${decoded.payload.action_id}`)) {
+          const interaction = this.#interaction(decoded.payload, this.start?.chat_id ?? '');
+          out.push({ type: 'action_required', interaction });
+        }
+        return false;
+      case 'message.completed':
+      case 'message.cancelled': {
+        const change = this.fold.settle(decoded.payload.content);
+        if (change)
+          out.push({ type: 'delta', text: change.text, replace: change.replace, snapshot: this.fold.shown });
+        const status = decoded.name === 'message.completed' ? 'completed' : 'cancelled';
+        out.push({ type: status, turn: { ...decoded.payload, status } });
+        return true;
+      }
+      case 'message.error':
+        out.push({ type: 'error', error: decoded.payload });
+        return true;
+      case 'unknown':
+        // A relayed recovery: its deltas were reconciled before the relay, so the fold goes on as is.
+        if (decoded.event === RESUMED_EVENT) {
+          out.push({ type: 'resumed', ...(decoded.data as { attempt: number; reason: string }) });
+        } else {
+          out.push({ type: 'unknown', event: decoded.event, data: decoded.data });
+        }
+        return false;
+    }
+  }
+
+  #delta(delta: TextChange, out: TurnStreamEvent[]): false {
+    const change = this.fold.apply(delta);
+    if (change)
+      out.push({ type: 'delta', text: change.text, replace: change.replace, snapshot: this.fold.shown });
     return false;
   }
 

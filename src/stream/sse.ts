@@ -14,28 +14,32 @@ export interface ReadOptions {
   idleMs: number;
   /** The caller's signal: aborting cancels the body itself (not only the fetch, see below). */
   signal?: AbortSignal | undefined;
-  /** Told the events already received but never read, when reading stops early (after the terminal event). */
-  onUnread?: ((events: RawEvent[]) => void) | undefined;
 }
 
 /** Largest event the parser buffers (an SSE event is bounded by the contract's own limits well below it). */
 const MAX_EVENT_BYTES = 16 * 1024 * 1024;
 
 /**
- * Reads the events of an SSE body, decoding each chunk once. Ends when the body ends. Throws `StreamBreak`
- * when no byte arrives for `idleMs` or the read fails, and `AbortError` when the signal aborts. The signal is
- * tied to the body reader here because a fetch made with a Request object can lose its abort after a GC.
+ * Reads the events of an SSE body, decoding each chunk once and yielding the events of each chunk together:
+ * one async step per chunk rather than per event, which was most of the cost of a small event. Ends when
+ * the body ends. Throws `StreamBreak` when no byte arrives for `idleMs` or the read fails, and `AbortError`
+ * when the signal aborts. The signal is tied to the body reader here because a fetch made with a Request
+ * object can lose its abort after a GC.
  */
 export async function* readEvents(
   body: ReadableStream<Uint8Array>,
   options: ReadOptions,
-): AsyncGenerator<RawEvent> {
+): AsyncGenerator<RawEvent[]> {
   const { idleMs, signal } = options;
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  const queue: RawEvent[] = [];
+  let queue: RawEvent[] = [];
   const parser = createParser({
-    onEvent: (message) => queue.push({ event: message.event ?? 'message', data: message.data }),
+    // The parser's own object, named: one allocation per event fewer.
+    onEvent: (message) => {
+      message.event ??= 'message';
+      queue.push(message as RawEvent);
+    },
     maxBufferSize: MAX_EVENT_BYTES,
   });
   // The idle clock runs only while waiting for bytes: a consumer that takes its time between events (an
@@ -43,8 +47,6 @@ export async function* readEvents(
   let waitingSince: number | undefined;
   let stalled = false;
   let finished = false;
-  let ready: RawEvent[] = [];
-  let next = 0;
   const cancel = (reason: unknown) => {
     reader.cancel(reason).catch(() => {});
   };
@@ -80,11 +82,11 @@ export async function* readEvents(
       }
       parser.feed(decoder.decode(chunk.value, { stream: true }));
       if (queue.length === 0) continue;
-      ready = queue.splice(0);
-      for (next = 0; next < ready.length; ) yield ready[next++]!;
+      const batch = queue;
+      queue = [];
+      yield batch;
     }
   } finally {
-    if (next < ready.length) options.onUnread?.(ready.slice(next));
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
     if (!finished) cancel(new Error('stopped reading'));
