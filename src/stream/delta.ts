@@ -27,36 +27,29 @@ export function decodeDelta(raw: RawEvent): DeltaPayload {
 }
 
 /**
- * Deltas with a short text without escapes, as JSON.stringify writes them (compact) or in any other JSON
- * layout of those two keys in that order (json.dumps spaces them). A string body without a quote, a
- * backslash or a control character (JSON forbids raw ones) is the text itself; JSON whitespace is space,
- * tab, LF and CR. At most 12 UTF-16 units: V8 copies a substring that short, but shares a longer one with
- * the string it was cut from, and a delta kept in the folded text would then keep its whole network chunk
- * alive. Longer texts go through JSON.parse, which copies.
+ * A delta with a short text without escapes, as JSON.stringify writes it (`{"text":"…","replace":false}`)
+ * or json.dumps does (a space after each `:` and `,`). A string body without a quote, a backslash or a
+ * control character (JSON forbids raw ones) is the text itself. At most 12 UTF-16 units: V8 copies a
+ * substring that short, but shares a longer one with the string it was cut from, and a delta kept in the
+ * folded text would then keep its whole network chunk alive; longer texts go through JSON.parse, which
+ * copies.
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it excludes.
-const COMPACT = /^\{"text":"[^"\\\u0000-\u001f]{0,12}","replace":(?:true|false)\}$/;
-const WS = '[ \\t\\n\\r]*';
-const BODY = '"([^"\\\\\\u0000-\\u001f]{0,12})"';
-const SPACED = new RegExp(
-  `^${WS}\\{${WS}"text"${WS}:${WS}${BODY}${WS},${WS}"replace"${WS}:${WS}(true|false)${WS}\\}${WS}$`,
-);
-const HEAD = '{"text":"'.length;
-const TAIL_TRUE = '","replace":true}'.length;
-const TAIL_FALSE = '","replace":false}'.length;
+const CANONICAL = /^\{"text": ?"[^"\\\u0000-\u001f]{0,12}", ?"replace": ?(?:true|false)\}$/;
 
 /**
- * Reads such a delta without JSON.parse (a third of its time when compact, half when spaced); anything else
- * (escapes, longer texts, other keys, another order) returns undefined and goes through JSON.parse.
+ * Reads such a delta with one regular expression and a slice instead of JSON.parse (a third of its time);
+ * anything else (escapes, longer texts, other keys, order or spacing) returns undefined and goes through
+ * JSON.parse.
  */
 function readCanonical(data: string): DeltaPayload | undefined {
-  if (COMPACT.test(data)) {
-    // The tail is `true}` or `false}`: the third character from the end tells them apart.
-    const replace = data.charCodeAt(data.length - 3) === 0x75; // the "u" of true
-    return { text: data.slice(HEAD, data.length - (replace ? TAIL_TRUE : TAIL_FALSE)), replace };
-  }
-  const match = SPACED.exec(data);
-  return match ? { text: match[1]!, replace: match[2] === 'true' } : undefined;
+  if (!CANONICAL.test(data)) return undefined;
+  const start = data.charCodeAt(8) === 0x20 ? 10 : 9; // after `{"text":"` or `{"text": "`
+  // The body holds no quote: the next one closes it. The tail ends `true}` or `false}`.
+  return {
+    text: data.slice(start, data.indexOf('"', start)),
+    replace: data.charCodeAt(data.length - 3) === 0x75,
+  };
 }
 
 /** An object (not null, not an array) with a string `text` and a boolean `replace`: what the schema accepts. */

@@ -61,7 +61,13 @@ export async function* readEvents(
     cancel(new Error('stalled'));
   };
   let timer = setTimeout(check, idleMs);
-  const onAbort = () => cancel(signal?.reason);
+  // Mirrors `signal.aborted` (the listener runs as the signal aborts): that getter is costly on the
+  // composite signals of AbortSignal.any, and it was read for every chunk.
+  let aborted = false;
+  const onAbort = () => {
+    aborted = true;
+    cancel(signal?.reason);
+  };
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
     if (signal?.aborted) throw abortError(signal);
@@ -74,7 +80,7 @@ export async function* readEvents(
         throw readFailure(error, signal, stalled, idleMs);
       }
       waitingSince = undefined;
-      if (signal?.aborted) throw abortError(signal);
+      if (aborted) throw abortError(signal!);
       if (stalled) throw new StreamBreak(`no byte for ${idleMs} ms`);
       if (chunk.done) {
         finished = true;

@@ -1,0 +1,110 @@
+// Runs every benchmark, each in a fresh Node process, prints one table and writes it into BENCHMARKS.md
+// (between the markers; the prose around them is kept). Usage: npm run bench [-- name ...]
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, release, totalmem, type } from 'node:os';
+import type { BenchResult, Row } from './lib/result.ts';
+import { formatRatio } from './lib/stats.ts';
+
+const BENCHES = [
+  'stream-throughput',
+  'first-event',
+  'request-overhead',
+  'bundle-size',
+  'cold-import',
+  'long-stream',
+  'mock-load',
+];
+const START = '<!-- bench:start -->';
+const END = '<!-- bench:end -->';
+const file = new URL('../BENCHMARKS.md', import.meta.url);
+
+const only = process.argv.slice(2);
+const rows: Row[] = [];
+const notes: string[] = [];
+const started = performance.now();
+for (const name of BENCHES.filter((b) => only.length === 0 || only.includes(b))) {
+  process.stderr.write(`${name}\n`);
+  const script = new URL(`./${name}.ts`, import.meta.url).pathname;
+  const run = spawnSync(process.execPath, ['--expose-gc', script], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const line = run.stdout.trim().split('\n').at(-1);
+  if (run.status !== 0 || !line) {
+    rows.push({
+      benchmark: name,
+      figure: `failed (exit ${run.status})`,
+      versus: '',
+      value: '',
+      target: '',
+      pass: false,
+    });
+    continue;
+  }
+  const result = JSON.parse(line) as BenchResult;
+  rows.push(...result.rows);
+  notes.push(...result.notes);
+}
+const seconds = (performance.now() - started) / 1000;
+
+const cells = (row: Row) => [
+  row.benchmark,
+  row.figure,
+  row.versus,
+  row.ratio ? formatRatio(row.ratio) : '',
+  row.value,
+  row.target,
+  row.pass === undefined ? '' : row.pass ? 'yes' : 'NO',
+];
+const header = [
+  'Benchmark',
+  'Figure',
+  'Contender vs baseline',
+  'Ratio, median (min–max)',
+  'Absolute',
+  'Target',
+  'Met',
+];
+const table = [header, ...rows.map(cells)];
+const markdown = [
+  `| ${header.join(' | ')} |`,
+  `|${header.map(() => '---').join('|')}|`,
+  ...rows.map((row) => `| ${cells(row).join(' | ')} |`),
+].join('\n');
+
+const cpu = cpus();
+const machine =
+  `${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ` +
+  `${type()} ${release()}, Node ${process.versions.node}`;
+const section = [
+  START,
+  `Command: \`npm run bench\` (builds, then \`node --expose-gc bench/run.ts\`), ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${seconds.toFixed(0)} s.`,
+  '',
+  `Machine: ${machine}.`,
+  '',
+  markdown,
+  '',
+  ...notes.map((note) => `- ${note}`),
+  END,
+].join('\n');
+
+const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
+const at = previous.indexOf(START);
+const to = previous.indexOf(END);
+writeFileSync(
+  file,
+  at !== -1 && to > at
+    ? previous.slice(0, at) + section + previous.slice(to + END.length)
+    : `# Benchmarks\n\n${section}\n`,
+);
+
+// The table on the terminal, columns padded.
+const widths = header.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
+for (const [i, r] of table.entries()) {
+  console.log(r.map((cell, j) => cell.padEnd(widths[j]!)).join('  '));
+  if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+}
+for (const note of notes) console.log(`- ${note}`);
+console.log(`\n${machine}; ${seconds.toFixed(0)} s; written to BENCHMARKS.md`);
