@@ -306,6 +306,38 @@ describe('turns.stream recovery', () => {
     expect(requests).toHaveLength(2);
   });
 
+  it('8 the watchdog with fake timers: silent for 44 s is alive, past the default 45 s it is dead', async () => {
+    // The transport loads ky on its first request (real I/O, which fake timers do not flush): load it first.
+    await client(fakeFetch(sseResponse(sseText(turnEvents(['warm'])))).fetch)
+      .turns.stream(CHAT, { content: 'w' })
+      .finalTurn();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const whole = turnEvents(['a', 'b']);
+      const { fetch, requests } = fakeFetch(
+        sseResponse(sseText(whole.slice(0, 2)), { end: 'stall' }),
+        sseResponse(sseText(whole)),
+      );
+      const c = new Client({
+        baseUrl: 'https://api.test',
+        token: 't',
+        fetch,
+        retryDelay: { min: 1, max: 1 },
+      });
+      const stream = c.turns.stream(CHAT, { content: 'x' });
+      const done = collect(stream);
+      await vi.advanceTimersByTimeAsync(44_000);
+      expect(requests).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1_100);
+      const events = await done;
+      expect(requests).toHaveLength(2);
+      expect(events.find((e) => e.type === 'resumed')).toMatchObject({ reason: 'no byte for 45000 ms' });
+      expect(stream.text).toBe('ab');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('the watchdog does not fire while the consumer takes its time between events', async () => {
     const { fetch, requests } = fakeFetch(sseResponse(sseText(turnEvents(['a', 'b']))));
     const stream = client(fetch).turns.stream(CHAT, { content: 'x' }, { idleTimeout: 20 });
