@@ -1,6 +1,7 @@
 import type { KyInstance, Options } from 'ky';
 import type * as z from 'zod/mini';
 import { EnvelopeSchema, type Meta } from '../contract/envelope.js';
+import { ValidationError } from '../errors.js';
 import { apiFailure, fetchFailure, schemaFailure } from './errors.js';
 import { type RetryRule, type RetrySettings, withRetries } from './retry.js';
 
@@ -141,13 +142,19 @@ export class Transport {
   async #send(call: Omit<Call<unknown>, 'schema' | 'retry'>, accept: string) {
     const options = call.options ?? {};
     const timeout = options.timeout ?? this.#settings.timeout;
+    const body = call.body === undefined ? undefined : serialize(call.body);
     const started = performance.now();
     try {
       const response = await (await this.#client())(call.path, {
         method: call.method,
-        headers: { accept, ...call.headers, ...options.headers },
+        headers: {
+          accept,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...call.headers,
+          ...options.headers,
+        },
         timeout,
-        ...(call.body === undefined ? {} : { json: call.body }),
+        ...(body === undefined ? {} : { body }),
         ...(call.query ? { searchParams: definedOnly(call.query) } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
       });
@@ -155,6 +162,19 @@ export class Transport {
     } catch (error) {
       throw fetchFailure(error, options.signal, timeout);
     }
+  }
+}
+
+/**
+ * The request body as JSON text. Serialized here, before anything is sent, so that a value JSON cannot hold
+ * (a BigInt, a cycle) is bad input, not a failure of the connection that would be retried.
+ */
+function serialize(body: unknown): string {
+  try {
+    return JSON.stringify(body);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ValidationError([{ field: '(body)', message: `must be serializable as JSON (${reason})` }]);
   }
 }
 

@@ -82,9 +82,15 @@ export class StreamState {
         }
         return false;
       }
-      case 'message.step':
-        if (this.#firstTime(`step:${raw.data}`)) out.push({ type: 'step', steps: decoded.payload.steps });
+      case 'message.step': {
+        // One by one: a re-delivered outcome carries every stored step in one event. A step is the same
+        // when its key, start and status are; a status that moved on is news.
+        const steps = decoded.payload.steps.filter((s) =>
+          this.#firstTime(`step:${s.key}|${s.timestamp}|${s.status}`),
+        );
+        if (steps.length > 0) out.push({ type: 'step', steps });
         return false;
+      }
       case 'message.action_required':
         if (this.#firstTime(`action:${decoded.payload.action_id}`)) {
           const interaction = this.#interaction(decoded.payload, this.start?.chat_id ?? '');
