@@ -11,10 +11,14 @@ export function maxChars(limit: number) {
   );
 }
 
-/** A JSON object of at most `limit` bytes once serialized as UTF-8. */
+/** A JSON object of at most `limit` bytes once serialized as UTF-8; one JSON cannot serialize is refused. */
 export function maxJsonBytes(limit: number) {
   return z.record(z.string(), z.unknown()).check(
-    z.refine((value: Record<string, unknown>) => jsonByteLength(value) <= limit, {
+    z.refine((value: Record<string, unknown>) => jsonByteLength(value) !== undefined, {
+      message: 'must be serializable as JSON (no BigInt, no cycles)',
+      abort: true,
+    }),
+    z.refine((value: Record<string, unknown>) => (jsonByteLength(value) ?? 0) <= limit, {
       message: `must serialize to at most ${limit} bytes of UTF-8 JSON`,
       params: { limit, unit: 'bytes' },
     }),

@@ -56,12 +56,38 @@ export const RespondPlanSchema = z.looseObject({
 /** Body of `respond-plan`. */
 export type RespondPlanBody = z.input<typeof RespondPlanSchema>;
 
+/** A value of a flat object: what an elicitation answer's fields may hold. */
+type FlatValue = string | number | boolean | null;
+
+/**
+ * A flat object, kept as it came: no copy, so a field named `__proto__` stays a field (a record schema would
+ * rebuild the object, and assigning `__proto__` sets a prototype instead).
+ */
+const FlatObject = z
+  .custom<Record<string, FlatValue>>(
+    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+    'must be an object',
+  )
+  .check(
+    z.superRefine((value, context) => {
+      for (const [key, field] of Object.entries(value)) {
+        if (field === null || ['string', 'number', 'boolean'].includes(typeof field)) continue;
+        context.issues.push({
+          code: 'custom',
+          path: [key],
+          message: 'must be a string, number, boolean or null (content is flat)',
+          input: field,
+        });
+      }
+    }),
+  );
+
 /** Body of `respond-elicitation` (4.5): `content` is required with `accept` and must be a flat object. */
 export const RespondElicitationSchema = z
   .looseObject({
     action_id: actionId,
     action: z.enum(['accept', 'decline', 'cancel']),
-    content: z.optional(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))),
+    content: z.optional(FlatObject),
   })
   .check(
     z.refine((body) => body.action !== 'accept' || body.content !== undefined, {

@@ -21,7 +21,14 @@ export function charCount(text: string): number {
 
 const encoder = new TextEncoder();
 
-/** Bytes of `value` serialized as UTF-8 JSON: what the metadata limit counts. */
-export function jsonByteLength(value: unknown): number {
-  return encoder.encode(JSON.stringify(value) ?? '').byteLength;
+/**
+ * Bytes of `value` serialized as UTF-8 JSON: what the metadata limit counts. Undefined when JSON cannot
+ * hold it (a BigInt, a cycle): such a value can never be sent.
+ */
+export function jsonByteLength(value: unknown): number | undefined {
+  try {
+    return encoder.encode(JSON.stringify(value) ?? '').byteLength;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,5 +1,5 @@
 import type { Turn } from '../contract/turn.js';
-import { ApiError } from '../errors.js';
+import { ApiError, ConvoError } from '../errors.js';
 import type { Logger } from '../http/transport.js';
 import type { TurnStreamEvent } from '../stream/events.js';
 import type { TurnStream } from '../stream/turn-stream.js';
@@ -65,7 +65,13 @@ export async function runTurn(
       });
     }
   }
-  if (failure) throw failure.error;
+  if (failure) {
+    // An answer's error is an error of this turn call: it carries the turn's key like every other one.
+    if (failure.error instanceof ConvoError && stream.idempotencyKey) {
+      failure.error.idempotencyKey ??= stream.idempotencyKey;
+    }
+    throw failure.error;
+  }
   return stream.finalTurn();
 }
 
