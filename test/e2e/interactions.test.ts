@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { Interaction, TurnStream } from '../../src/index.js';
+import type { Interaction, PlanApproval, TurnStream } from '../../src/index.js';
 import { apiError } from '../support/api-error.js';
 import { type Case, needsInProcessMock, runOnTargets } from './run-targets.js';
 import { INTERACTION_TTL_MS, type Target } from './targets.js';
@@ -16,6 +16,16 @@ async function until(
     if (next.done) throw new Error('the turn ended without an interaction');
     if (next.value.type === 'action_required') return { interaction: next.value.interaction, rest: iterator };
   }
+}
+
+/** A streamed turn paused on a plan approval: the typed interaction and the rest of the stream. */
+async function pendingPlan(t: Target): Promise<{ plan: PlanApproval; rest: AsyncIterator<unknown> }> {
+  const { interaction, rest } = await until(
+    t.client().turns.stream(newChatId(), { content: '[[mock:plan_approval]]' }),
+  );
+  if (interaction.kind !== 'plan_approval')
+    throw new Error(`expected a plan approval, got ${interaction.kind}`);
+  return { plan: interaction, rest };
 }
 
 async function drain(rest: AsyncIterator<unknown>): Promise<void> {
@@ -183,12 +193,9 @@ const cases: Case[] = [
   [
     '3.3 an interaction is resolved once: a second answer -> 409 api_v1_action_not_pending',
     async (t) => {
-      const { interaction, rest } = await until(
-        t.client().turns.stream(newChatId(), { content: '[[mock:plan_approval]]' }),
-      );
-      if (interaction.kind !== 'plan_approval') throw new Error(interaction.kind);
-      await interaction.approve();
-      const error = await apiError(interaction.approve());
+      const { plan, rest } = await pendingPlan(t);
+      await plan.approve();
+      const error = await apiError(plan.approve());
       expect([error.status, error.code]).toEqual([409, 'api_v1_action_not_pending']);
       await drain(rest);
     },
@@ -340,15 +347,12 @@ const cases: Case[] = [
     '7.5 503 api_v1_service_unavailable (retry_action retry): resent within the deadline, then resolved',
     async (t, context) => {
       const mock = needsInProcessMock(t, context);
-      const { interaction, rest } = await until(
-        t.client().turns.stream(newChatId(), { content: '[[mock:plan_approval]]' }),
-      );
+      const { plan, rest } = await pendingPlan(t);
       mock.faults.add({
         route: 'answer',
         respond: { status: 503, code: 'api_v1_service_unavailable', errorDetails: { retry_action: 'retry' } },
       });
-      if (interaction.kind !== 'plan_approval') throw new Error(interaction.kind);
-      expect((await interaction.approve()).state).toBe('resolved');
+      expect((await plan.approve()).state).toBe('resolved');
       await drain(rest);
     },
   ],
@@ -356,9 +360,7 @@ const cases: Case[] = [
     '7.5 503 api_v1_action_result_unknown (check_status) is not resent: the error says to follow the stream',
     async (t, context) => {
       const mock = needsInProcessMock(t, context);
-      const { interaction, rest } = await until(
-        t.client().turns.stream(newChatId(), { content: '[[mock:plan_approval]]' }),
-      );
+      const { plan, rest } = await pendingPlan(t);
       mock.faults.add({
         route: 'answer',
         times: 2,
@@ -368,12 +370,11 @@ const cases: Case[] = [
           errorDetails: { retry_action: 'check_status' },
         },
       });
-      if (interaction.kind !== 'plan_approval') throw new Error(interaction.kind);
-      const error = await apiError(interaction.approve());
+      const error = await apiError(plan.approve());
       expect(error.message).toMatch(/follow the stream or list the messages/);
       expect(mock.faults.list()).toHaveLength(1);
       mock.faults.clear();
-      await t.client().turns.cancel(interaction.chatId);
+      await t.client().turns.cancel(plan.chatId);
       await drain(rest);
     },
   ],
@@ -381,18 +382,15 @@ const cases: Case[] = [
     '7.5 409 api_v1_action_result_unknown surfaces its upstream_status',
     async (t, context) => {
       const mock = needsInProcessMock(t, context);
-      const { interaction, rest } = await until(
-        t.client().turns.stream(newChatId(), { content: '[[mock:plan_approval]]' }),
-      );
+      const { plan, rest } = await pendingPlan(t);
       mock.faults.add({
         route: 'answer',
         respond: { status: 409, code: 'api_v1_action_result_unknown', data: { upstream_status: 422 } },
       });
-      if (interaction.kind !== 'plan_approval') throw new Error(interaction.kind);
-      const error = await apiError(interaction.approve());
+      const error = await apiError(plan.approve());
       if (!error.is('api_v1_action_result_unknown')) throw error;
       expect(error.data.upstream_status).toBe(422);
-      await t.client().turns.cancel(interaction.chatId);
+      await t.client().turns.cancel(plan.chatId);
       await drain(rest);
     },
   ],
