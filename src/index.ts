@@ -22,6 +22,7 @@ export type {
   CancelBody,
   CancelResult,
   ElicitationPayload,
+  FlatValue,
   InteractionKind,
   PlanApprovalPayload,
   RespondElicitationBody,

@@ -57,7 +57,7 @@ export const RespondPlanSchema = z.looseObject({
 export type RespondPlanBody = z.input<typeof RespondPlanSchema>;
 
 /** A value of a flat object: what an elicitation answer's fields may hold. */
-type FlatValue = string | number | boolean | null;
+export type FlatValue = string | number | boolean | null;
 
 /**
  * A flat object, kept as it came: no copy, so a field named `__proto__` stays a field (a record schema would
