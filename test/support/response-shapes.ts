@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { skill } from './fake-fetch.js';
 
 /**
  * The response shapes of api-v1.md section 2, written out from the spec on their own (not from the SDK's
@@ -120,18 +121,7 @@ const CHAT_ID = '3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
 
 /** Valid examples, every array holding at least one item so that items can be broken too. */
 export const EXAMPLES = {
-  skill: {
-    id: 1,
-    name: 'Tone',
-    description: '',
-    instructions: 'Be brief.',
-    icon: 'sparkles',
-    level: 'personal',
-    visibility: 'public',
-    workspace_id: null,
-    is_active: true,
-    created_at: T,
-  },
+  skill: skill({ created_at: T }),
   chat: {
     id: CHAT_ID,
     name: 'Planning',
