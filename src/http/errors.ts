@@ -10,7 +10,7 @@ import {
   TimeoutError,
 } from '../errors.js';
 
-/** Maps what fetch (through ky) threw to the SDK's error classes. */
+/** Maps what fetch threw to the SDK's error classes. */
 export function fetchFailure(
   error: unknown,
   signal: AbortSignal | undefined,
@@ -22,7 +22,7 @@ export function fetchFailure(
   if (error instanceof Error && error.name === 'TimeoutError') {
     return new TimeoutError(`no response within ${timeoutMs} ms`);
   }
-  // Keep only the low-level cause: ky's own errors hold the Request, and with it the credential.
+  // Keep only the low-level cause: a wrapping error may hold the request, and with it the credential.
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
   const reason = cause instanceof Error ? cause.message : String(cause);
   return new ConnectionError(`the connection failed: ${reason}`, { cause });

@@ -1,4 +1,3 @@
-import type { KyInstance, Options } from 'ky';
 import type * as z from 'zod/mini';
 import { EnvelopeSchema, type Meta } from '../contract/envelope.js';
 import { ValidationError } from '../errors.js';
@@ -59,28 +58,15 @@ export interface Result<T> {
   meta: Meta;
 }
 
-/**
- * ky is loaded by the first request, not on import: its feature checks build a `Request`, which makes Node
- * load its fetch implementation (undici), some 25 ms of every cold start. The first request loads that
- * anyway, through fetch itself.
- */
-let kyModule: Promise<typeof import('ky')> | undefined;
-
 /** The one path every request takes: fetch, envelope, schema, typed result or typed error. */
 export class Transport {
-  readonly #kyOptions: Options;
-  #ky: Promise<KyInstance> | undefined;
   readonly #settings: TransportSettings;
+  readonly #base: URL;
 
   constructor(settings: TransportSettings) {
     this.#settings = settings;
-    this.#kyOptions = {
-      baseUrl: new URL('api/v1/', settings.baseUrl.endsWith('/') ? settings.baseUrl : `${settings.baseUrl}/`),
-      headers: { ...settings.headers, authorization: `Bearer ${settings.token}`, accept: 'application/json' },
-      retry: 0,
-      throwHttpErrors: false,
-      ...(settings.fetch ? { fetch: settings.fetch } : {}),
-    };
+    const base = settings.baseUrl.endsWith('/') ? settings.baseUrl : `${settings.baseUrl}/`;
+    this.#base = new URL('api/v1/', base);
   }
 
   /** Sends `call`, repeating it where its rule allows, and returns its validated result. */
@@ -103,22 +89,25 @@ export class Transport {
 
   /** Sends `call` once and returns the raw response (2xx), for callers that read the body themselves. */
   async open(call: Omit<Call<unknown>, 'schema' | 'retry'>, accept: string): Promise<Response> {
-    const { response } = await this.#send(call, accept);
-    if (!response.ok)
-      throw apiFailure(response.status, await readBody(response), response.headers.get('retry-after'));
+    const { response, done } = await this.#send(call, accept);
+    if (!response.ok) {
+      const body = await readBody(response).finally(done);
+      throw apiFailure(response.status, body, response.headers.get('retry-after'));
+    }
+    done(); // the timeout covers a stream's headers; its body has its own watchdog
     return response;
   }
 
   /** Sends `call` once: a validated result or a typed error. */
   async attempt<T>(call: Call<T>, attempt = 1): Promise<Result<T>> {
-    const { response, started } = await this.#send(call, 'application/json');
-    const options = call.options ?? {};
-    const timeout = options.timeout ?? this.#settings.timeout;
+    const { response, started, timeout, done } = await this.#send(call, 'application/json');
     let body: unknown;
     try {
       body = await readBody(response);
     } catch (error) {
-      throw fetchFailure(error, options.signal, timeout);
+      throw fetchFailure(error, call.options?.signal, timeout);
+    } finally {
+      done();
     }
     this.#settings.logger?.debug?.(`${call.method} /api/v1/${call.path} -> ${response.status}`, {
       status: response.status,
@@ -133,33 +122,48 @@ export class Transport {
     return { data: data.data, meta: envelope.data.meta };
   }
 
-  #client(): Promise<KyInstance> {
-    kyModule ??= import('ky');
-    this.#ky ??= kyModule.then(({ default: ky }) => ky.create(this.#kyOptions));
-    return this.#ky;
+  /** Header names are case-insensitive: a later `Accept` replaces an earlier `accept`. */
+  #headersFor(accept: string, json: boolean, ...extra: (Record<string, string> | undefined)[]): Headers {
+    const headers = new Headers(this.#settings.headers);
+    headers.set('authorization', `Bearer ${this.#settings.token}`);
+    headers.set('accept', accept);
+    if (json) headers.set('content-type', 'application/json');
+    for (const more of extra)
+      for (const [name, value] of Object.entries(more ?? {})) headers.set(name, value);
+    return headers;
   }
 
+  /**
+   * Sends `call` once. The timeout runs until `done()` is called, so that it also covers reading a JSON
+   * body. The fetch gets a URL and init, never a `Request`: undici holds a `Request`'s signal only weakly.
+   */
   async #send(call: Omit<Call<unknown>, 'schema' | 'retry'>, accept: string) {
     const options = call.options ?? {};
     const timeout = options.timeout ?? this.#settings.timeout;
     const body = call.body === undefined ? undefined : serialize(call.body);
+    const url = new URL(call.path, this.#base);
+    for (const [key, value] of Object.entries(call.query ?? {}))
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    const timer = new AbortController();
+    const timeoutId = setTimeout(
+      () => timer.abort(new DOMException(`no response within ${timeout} ms`, 'TimeoutError')),
+      timeout,
+    );
+    const done = () => clearTimeout(timeoutId);
+    const init: RequestInit = {
+      method: call.method,
+      headers: this.#headersFor(accept, body !== undefined, call.headers, options.headers),
+      signal: options.signal ? AbortSignal.any([options.signal, timer.signal]) : timer.signal,
+      ...(body === undefined ? {} : { body }),
+    };
+    const fetch = this.#settings.fetch ?? globalThis.fetch;
     const started = performance.now();
     try {
-      const response = await (await this.#client())(call.path, {
-        method: call.method,
-        headers: {
-          accept,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...call.headers,
-          ...options.headers,
-        },
-        timeout,
-        ...(body === undefined ? {} : { body }),
-        ...(call.query ? { searchParams: definedOnly(call.query) } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
-      return { response, started };
+      options.signal?.throwIfAborted();
+      const response = await fetch(url, init);
+      return { response, started, timeout, done };
     } catch (error) {
+      done();
       throw fetchFailure(error, options.signal, timeout);
     }
   }
@@ -187,10 +191,4 @@ async function readBody(response: Response): Promise<unknown> {
   } catch {
     return text;
   }
-}
-
-function definedOnly(query: Record<string, string | number | boolean | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(query)) if (value !== undefined) out[key] = String(value);
-  return out;
 }

@@ -75,7 +75,7 @@ export function createMock(options: MockOptions = {}): ConvoMock {
   const handle = (request: Request) => service.handle(request);
   return {
     handle,
-    // ky calls fetch(request, init): `new Request(request, init)` keeps the request and applies init.
+    // A client may call fetch(request, init): `new Request(request, init)` keeps the request and applies init.
     // Async, so that a bad input rejects the promise like fetch does instead of throwing.
     fetch: async (input, init) => {
       const target =

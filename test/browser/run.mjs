@@ -82,7 +82,7 @@ try {
   project = await packAndInstall('convo-sdk-browser-');
   console.log(`packed ${project.tarball} and installed it into ${project.dir} in ${duration(project.ms)}`);
 
-  // Bundled, not an import map: the ESM build imports its dependencies by bare specifier (ky, zod/mini,
+  // Bundled, not an import map: the ESM build imports its dependencies by bare specifier (zod/mini,
   // eventsource-parser, p-retry...), which a browser resolves only through a bundler or a hand-written map
   // of every dependency's entry files. A bundler is what integrators use, and esbuild's browser platform
   // fails the build if the entry pulls in a Node builtin.

@@ -5,7 +5,7 @@ import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AbortError, Client } from '../../src/index.js';
 
-// A fetch made with a Request object (ky always makes one) loses its abort once a GC ran: undici holds the
+// A fetch made with a Request object (as HTTP libraries often make) loses its abort once a GC ran: undici holds the
 // request's signal weakly. These tests force a GC between the response and the abort, over real HTTP.
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

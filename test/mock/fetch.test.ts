@@ -12,7 +12,7 @@ describe('8 served by fetch injection', () => {
     expect(reply.status).toBe(200);
   });
 
-  it('fetch(request, init) as ky calls it: init applies over the request', async () => {
+  it('fetch(request, init): init applies over the request', async () => {
     const mock = createMock();
     const request = new Request(`${mock.url}/api/v1/skills`, { method: 'POST', headers: auth });
     const body = JSON.stringify({ name: 'n', instructions: 'i' });

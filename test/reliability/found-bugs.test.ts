@@ -21,7 +21,7 @@ describe('found by the reliability suite', () => {
   });
 
   it('4.3 a body JSON cannot hold (a BigInt in an unknown field) is a ValidationError before sending, not a retried ConnectionError', async () => {
-    // The schemas are loose (unknown fields pass, 9), so the first failure was ky's JSON.stringify inside
+    // The schemas are loose (unknown fields pass, 9), so the first failure was the JSON.stringify inside
     // Transport#send (src/http/transport.ts), which fetchFailure mapped to a ConnectionError, repeated as a
     // lost connection. The body is now serialized before sending.
     const target = await fetchTarget();

@@ -26,7 +26,7 @@ describe('the credential never leaks', () => {
     }
   });
 
-  it('5 not through a timeout error (ky keeps the Request on its own errors)', async () => {
+  it('5 not through a timeout error', async () => {
     const { fetch } = fakeFetch(
       (request) =>
         new Promise<Response>((_, reject) =>

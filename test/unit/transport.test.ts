@@ -8,6 +8,7 @@ import {
   TimeoutError,
 } from '../../src/index.js';
 import { fail, fakeFetch, ok, skill } from '../support/fake-fetch.js';
+import { CHAT, sseText, turnEvents } from '../support/sse.js';
 
 const fast = { retryDelay: { min: 1, max: 5 } };
 
@@ -166,6 +167,60 @@ describe('transport', () => {
     await expect(client(fetch, { maxRetries: 0 }).skills.get(1, { timeout: 20 })).rejects.toBeInstanceOf(
       TimeoutError,
     );
+  });
+
+  it('a JSON body that stalls after the headers is a TimeoutError too: the timeout covers reading it', async () => {
+    const { fetch } = fakeFetch((request) => {
+      // Like fetch: the request's signal errors a body still being read.
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"status":"succ'));
+          request.signal.addEventListener('abort', () => controller.error(request.signal.reason));
+        },
+      });
+      return new Response(body, { headers: { 'content-type': 'application/json' } });
+    });
+    await expect(client(fetch, { maxRetries: 0 }).skills.get(1, { timeout: 20 })).rejects.toBeInstanceOf(
+      TimeoutError,
+    );
+  });
+
+  it("4.4 the timeout covers a stream's headers, not its body: a stream slower than it still completes", async () => {
+    const events = turnEvents(['a', 'b']);
+    const { fetch } = fakeFetch((request) => {
+      const body = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          request.signal.addEventListener('abort', () => controller.error(request.signal.reason));
+          for (const event of events) {
+            await new Promise((resolve) => setTimeout(resolve, 15));
+            controller.enqueue(new TextEncoder().encode(sseText([event])));
+          }
+          controller.close();
+        },
+      });
+      return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+    });
+    const stream = client(fetch, { timeout: 20 }).turns.stream(CHAT, { content: 'x' });
+    expect(await stream.finalText()).toBe('ab');
+  });
+
+  it('header names are case-insensitive: a per-request header replaces the client one of the same name', async () => {
+    const { fetch, requests } = fakeFetch(ok(skill()));
+    await client(fetch, { headers: { 'X-Trace': 'client' } }).skills.get(1, {
+      headers: { 'x-trace': 'call' },
+    });
+    expect(requests[0]?.headers.get('x-trace')).toBe('call');
+  });
+
+  it('a custom fetch is called as a plain function, so a detached window.fetch works', async () => {
+    const { fetch: answer } = fakeFetch(ok(skill()));
+    const receivers: unknown[] = [];
+    const fetch = function (this: unknown, input: Request | URL | string, init?: RequestInit) {
+      receivers.push(this);
+      return answer(input, init);
+    };
+    await client(fetch).skills.get(1);
+    expect(receivers).toEqual([undefined]);
   });
 
   it("the caller's signal aborts with AbortError and is not retried", async () => {

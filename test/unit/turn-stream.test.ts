@@ -307,10 +307,6 @@ describe('turns.stream recovery', () => {
   });
 
   it('8 the watchdog with fake timers: silent for 44 s is alive, past the default 45 s it is dead', async () => {
-    // The transport loads ky on its first request (real I/O, which fake timers do not flush): load it first.
-    await client(fakeFetch(sseResponse(sseText(turnEvents(['warm'])))).fetch)
-      .turns.stream(CHAT, { content: 'w' })
-      .finalTurn();
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     try {
       const whole = turnEvents(['a', 'b']);
