@@ -1,18 +1,37 @@
 import { defineConfig } from 'tsup';
 
-export default defineConfig({
-  entry: {
-    index: 'src/index.ts',
-    'mock/index': 'src/mock/index.ts',
-    'mock/cli': 'src/mock/cli.ts',
-    msw: 'src/mock/msw.ts',
-  },
-  format: ['esm', 'cjs'],
-  dts: { entry: { index: 'src/index.ts', 'mock/index': 'src/mock/index.ts', msw: 'src/mock/msw.ts' } },
+const shared = {
   target: 'es2022',
   platform: 'neutral',
-  clean: true,
   sourcemap: true,
   treeshake: true,
   splitting: true,
-});
+} as const;
+
+export default defineConfig([
+  {
+    // For Node, Deno and Bun (the `node` and `require` conditions). zod is bundled in, tree-shaken: Node
+    // cannot tree-shake, and importing zod's own entry loads all of its 90-odd modules (64 of them locales),
+    // most of a cold start.
+    ...shared,
+    entry: {
+      index: 'src/node.ts',
+      'mock/index': 'src/mock/index.ts',
+      'mock/cli': 'src/mock/cli.ts',
+      msw: 'src/mock/msw.ts',
+    },
+    format: ['esm', 'cjs'],
+    noExternal: ['zod'],
+    dts: { entry: { index: 'src/index.ts', 'mock/index': 'src/mock/index.ts', msw: 'src/mock/msw.ts' } },
+    clean: ['!bundler/**'], // the other build's output
+  },
+  {
+    // For bundlers (browsers, edge workers): dependencies stay imports, so an app that uses zod itself
+    // ships one copy, and the bundler tree-shakes them with the app.
+    ...shared,
+    entry: { index: 'src/index.ts', 'mock/index': 'src/mock/index.ts', msw: 'src/mock/msw.ts' },
+    format: ['esm'],
+    outDir: 'dist/bundler',
+    clean: true,
+  },
+]);

@@ -8,9 +8,9 @@ const turn = await client.turns.run(
   crypto.randomUUID(),
   { content: 'Subscribe me to the newsletter. [[mock:elicitation]]' },
   {
-    onElicitation: (request) => {
+    onElicitation: async (request) => {
       console.log(`asked: ${request.payload.message}`);
-      const problems = request.check(form); // the same check accept() makes before sending
+      const problems = await request.check(form); // the same check accept() makes before sending
       if (problems.length > 0) {
         console.log('cannot answer:', problems.map((p) => `${p.field} ${p.message}`).join('; '));
         return { action: 'decline' };

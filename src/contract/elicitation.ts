@@ -1,5 +1,11 @@
-import { type Schema, Validator } from '@cfworker/json-schema';
+import type { Schema } from '@cfworker/json-schema';
 import type { PlainIssue } from './issues.js';
+
+/**
+ * The JSON Schema validator is loaded by the first check, not on import: most apps never answer an
+ * elicitation, and it would be a quarter of a browser bundle that streams turns.
+ */
+let validator: Promise<typeof import('@cfworker/json-schema')> | undefined;
 
 const PRIMITIVE = new Set(['string', 'number', 'boolean']);
 
@@ -7,7 +13,10 @@ const PRIMITIVE = new Set(['string', 'number', 'boolean']);
  * Problems of an elicitation answer (4.5): `content` must be a flat object (values are strings, numbers,
  * booleans or null) that satisfies `requested_schema`. Field names are `content.<property>`.
  */
-export function elicitationIssues(requestedSchema: Record<string, unknown>, content: unknown): PlainIssue[] {
+export async function elicitationIssues(
+  requestedSchema: Record<string, unknown>,
+  content: unknown,
+): Promise<PlainIssue[]> {
   if (typeof content !== 'object' || content === null || Array.isArray(content)) {
     return [{ field: 'content', message: 'must be an object' }];
   }
@@ -20,6 +29,8 @@ export function elicitationIssues(requestedSchema: Record<string, unknown>, cont
       });
     }
   }
+  validator ??= import('@cfworker/json-schema');
+  const { Validator } = await validator;
   const result = new Validator(requestedSchema as Schema, '2020-12', false).validate(content);
   for (const error of result.errors) {
     // `properties` only says that some property failed; the failing property has its own entry.

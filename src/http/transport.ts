@@ -2,6 +2,7 @@ import type * as z from 'zod/mini';
 import { EnvelopeSchema, type Meta } from '../contract/envelope.js';
 import { ValidationError } from '../errors.js';
 import { apiFailure, fetchFailure, schemaFailure } from './errors.js';
+import { hotSchema } from './hot-schema.js';
 import { type RetryRule, type RetrySettings, withRetries } from './retry.js';
 
 /** Where log lines go; every method optional. Lines carry no credential and no body. */
@@ -117,7 +118,7 @@ export class Transport {
     if (!response.ok) throw apiFailure(response.status, body, response.headers.get('retry-after'));
     const envelope = EnvelopeSchema.safeParse(body);
     if (!envelope.success) throw schemaFailure(envelope.error, body, response.status);
-    const data = call.schema.safeParse(envelope.data.data);
+    const data = hotSchema(call.schema, envelope.data.data).safeParse(envelope.data.data);
     if (!data.success) throw schemaFailure(data.error, body, response.status, 'data');
     return { data: data.data, meta: envelope.data.meta };
   }

@@ -97,16 +97,16 @@ export class Elicitation extends BaseInteraction {
   }
 
   /** The problems `content` would be refused for (none: it can be sent). */
-  check(content: Record<string, unknown>): PlainIssue[] {
+  check(content: Record<string, unknown>): Promise<PlainIssue[]> {
     return elicitationIssues(this.payload.requested_schema, content);
   }
 
   /** Answers with `content`, checked against `requested_schema` first (a `ValidationError` names the field). */
-  accept(
+  async accept(
     content: Record<string, string | number | boolean | null>,
     options?: RequestOptions,
   ): Promise<ActionResult> {
-    const issues = this.check(content);
+    const issues = await this.check(content);
     if (issues.length > 0) throw new ValidationError(issues as [PlainIssue, ...PlainIssue[]]);
     return this.send('respond-elicitation', { action: 'accept', content }, options);
   }

@@ -103,7 +103,7 @@ try {
     logLevel: 'silent',
   });
   const inputs = Object.keys(bundle.metafile.inputs);
-  if (!inputs.includes('node_modules/convo-sdk/dist/index.js')) {
+  if (!inputs.includes('node_modules/convo-sdk/dist/bundler/index.js')) {
     throw new Error(`the bundle did not take convo-sdk from the installed tarball: ${inputs.join(', ')}`);
   }
   // The page is served unminified, for readable stack traces; the size reported is the minified one.

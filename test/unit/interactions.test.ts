@@ -123,16 +123,12 @@ describe('typed interactions', () => {
   it('4.5 elicitation: accept checks content against requested_schema before sending, naming the field', async () => {
     const { client, posts } = service([start, PAYLOADS.elicitation!, done]);
     const interaction = (await firstInteraction(client)) as Elicitation;
-    const error = (() => {
-      try {
-        interaction.accept({ name: 'x' });
-      } catch (e) {
-        return e as ValidationError;
-      }
-    })();
+    const error = await interaction.accept({ name: 'x' }).catch((e: unknown) => e as ValidationError);
     expect(error).toBeInstanceOf(ValidationError);
     expect(error?.field).toBe('content.email');
-    expect(() => interaction.accept({ email: { nested: true } } as never)).toThrow(/flat/);
+    await expect(interaction.accept({ email: { nested: true } } as never)).rejects.toThrow(/flat/);
+    expect(await interaction.check({ email: 'a@b.c' })).toEqual([]);
+    expect(posts).toEqual([]);
     await interaction.accept({ email: 'a@b.c' });
     expect(posts[0]).toEqual({
       path: 'respond-elicitation',
