@@ -1,5 +1,5 @@
 import type { Turn } from '../contract/turn.js';
-import { ApiError, ConvoError } from '../errors.js';
+import { ApiError, ConnectionError, ConvoError, TimeoutError } from '../errors.js';
 import type { Logger } from '../http/transport.js';
 import type { TurnStreamEvent } from '../stream/events.js';
 import type { TurnStream } from '../stream/turn-stream.js';
@@ -37,8 +37,8 @@ export interface RunHandlers {
 /**
  * Reads `stream` to its end, answering each interaction through its handler. A handler that throws (or an
  * answer the service refuses) cancels the turn cleanly: the stream is read to its `cancelled` end, then the
- * error is thrown. An answer whose outcome is unknown (`api_v1_action_result_unknown`) is not resent: the
- * stream says what the turn did.
+ * error is thrown. An answer that may have been applied is not a reason to cancel: the stream says what the
+ * turn did (see `mayHaveApplied`).
  */
 export async function runTurn(
   stream: TurnStream,
@@ -53,8 +53,8 @@ export async function runTurn(
     try {
       await answer(event.interaction, handlers, stream);
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'api_v1_action_result_unknown') {
-        logger?.warn?.('an answer reached the service with no known outcome; following the stream', {
+      if (mayHaveApplied(error)) {
+        logger?.warn?.('an answer may have been applied; following the stream', {
           action_id: event.interaction.action_id,
         });
         continue;
@@ -73,6 +73,19 @@ export async function runTurn(
     throw failure.error;
   }
   return stream.finalTurn();
+}
+
+/**
+ * An answer error after which the interaction may be resolved: its outcome is unknown (7.5), it was
+ * already resolved (by a resend after a lost response, or by another request), or no response came back
+ * even to the resends.
+ */
+function mayHaveApplied(error: unknown): boolean {
+  if (error instanceof ConnectionError || error instanceof TimeoutError) return true;
+  return (
+    error instanceof ApiError &&
+    (error.code === 'api_v1_action_result_unknown' || error.code === 'api_v1_action_not_pending')
+  );
 }
 
 async function answer(interaction: Interaction, handlers: RunHandlers, stream: TurnStream): Promise<unknown> {

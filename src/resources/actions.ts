@@ -15,7 +15,7 @@ import {
   type RespondPlanBody,
   RespondPlanSchema,
 } from '../contract/interactions.js';
-import { ApiError, ConnectionError, type ConvoError } from '../errors.js';
+import { ApiError, ConnectionError, type ConvoError, TimeoutError } from '../errors.js';
 import { outageNeverLeft, type RetryRule } from '../http/retry.js';
 import type { RequestOptions } from '../http/transport.js';
 import { checkInput } from '../validate.js';
@@ -23,11 +23,15 @@ import { chatPath } from './chats.js';
 import { Resource } from './resource.js';
 
 /**
- * Answers that may be sent again (7.5): the decision never left (`retry_action: retry`), or the interaction
- * backend is down. Never 404, 409, or a 503 whose outcome is unknown (`check_status`): that one is followed
- * on the stream or in the message listing instead.
+ * Answers that may be sent again (7.5): the decision never left (`retry_action: retry`), the interaction
+ * backend is down, or no response came back. An interaction is resolved once (3.3), so a resend of an
+ * answer that did arrive gets 409 `api_v1_action_not_pending` and changes nothing. Never 404, 409, or a
+ * 503 whose outcome is unknown (`check_status`): that one is followed on the stream or in the message
+ * listing instead.
  */
 export const answerRepeatable: RetryRule = (error: ConvoError) =>
+  error instanceof ConnectionError ||
+  error instanceof TimeoutError ||
   outageNeverLeft(error) ||
   (error instanceof ApiError && error.code === 'api_v1_interaction_backend_unavailable');
 

@@ -6,7 +6,11 @@ export interface Recorded {
   body: unknown;
 }
 
-type Reply = Response | Error | ((request: Request) => Response | Promise<Response>);
+/**
+ * A reply function gets the request and the caller's signal. Wait on that signal, not on `request.signal`:
+ * undici links a `Request`'s signal to the caller's only weakly, so after a GC an abort may never reach it.
+ */
+type Reply = Response | Error | ((request: Request, signal: AbortSignal) => Response | Promise<Response>);
 
 /** A fetch that answers from a queue of replies (the last one repeats) and records every request. */
 export function fakeFetch(...replies: Reply[]) {
@@ -22,7 +26,7 @@ export function fakeFetch(...replies: Reply[]) {
     });
     const reply = replies.length > 1 ? replies.shift()! : replies[0]!;
     if (reply instanceof Error) throw reply;
-    return typeof reply === 'function' ? reply(request) : reply.clone();
+    return typeof reply === 'function' ? reply(request, init?.signal ?? request.signal) : reply.clone();
   };
   return { fetch, requests };
 }

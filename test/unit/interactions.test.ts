@@ -5,6 +5,7 @@ import {
   type Elicitation,
   type Interaction,
   InteractionExpiredError,
+  type Logger,
   ToolApproval,
   TurnStream,
   ValidationError,
@@ -53,7 +54,7 @@ const PAYLOADS: Record<string, WireEvent> = {
 };
 
 /** A fake service: the stream endpoint plays `events`, answer endpoints reply from `answers`. */
-function service(events: WireEvent[], answers: Array<Response | Error> = []) {
+function service(events: WireEvent[], answers: Array<Response | Error> = [], logger?: Logger) {
   const posts: Array<{ path: string; body: any }> = [];
   const fetch = async (input: Request | URL | string, init?: RequestInit) => {
     const request = new Request(input, init);
@@ -72,6 +73,7 @@ function service(events: WireEvent[], answers: Array<Response | Error> = []) {
     token: 't',
     fetch,
     retryDelay: { min: 1, max: 5 },
+    ...(logger ? { logger } : {}),
   });
   return { client, posts };
 }
@@ -167,6 +169,20 @@ describe('typed interactions', () => {
     if (interaction.kind !== 'plan_approval') throw new Error('kind');
     await interaction.reject();
     expect(posts).toHaveLength(2);
+  });
+
+  it.each([
+    ['a lost connection', new TypeError('fetch failed')],
+    ['a timeout', new DOMException('no response', 'TimeoutError')],
+  ])('3.3 an answer with no response (%s) is sent again: the interaction resolves once', async (_, lost) => {
+    const { client, posts } = service([start, PAYLOADS.plan!, done], [lost]);
+    const interaction = await firstInteraction(client);
+    if (interaction.kind !== 'plan_approval') throw new Error('kind');
+    expect(await interaction.approve()).toMatchObject({ state: 'resolved' });
+    expect(posts.map((p) => p.body)).toEqual([
+      { action_id: 'act_2', action: 'approve' },
+      { action_id: 'act_2', action: 'approve' },
+    ]);
   });
 
   it.each([
@@ -269,6 +285,22 @@ describe('turns.run', () => {
     const turn = await client.turns.run(CHAT, { content: 'x' });
     expect(turn.status).toBe('cancelled');
     expect(posts.map((p) => p.path)).toEqual(['cancel']);
+  });
+
+  it.each([
+    [
+      'lost, then found resolved by the resend',
+      [new TypeError('fetch failed'), fail(409, 'api_v1_action_not_pending')],
+    ],
+    ['resolved by another request', [fail(409, 'api_v1_action_not_pending')]],
+  ])('3.3 an answer %s does not cancel the turn: the loop follows the stream', async (_, replies) => {
+    const warnings: string[] = [];
+    const logger = { warn: (message: string) => warnings.push(message) };
+    const { client, posts } = service([start, PAYLOADS.tool!, done], [...replies], logger);
+    const turn = await client.turns.run(CHAT, { content: 'x' }, { onToolApproval: () => true });
+    expect(turn.status).toBe('completed');
+    expect(posts.map((p) => p.path)).toEqual(replies.map(() => 'approve-tool'));
+    expect(warnings).toEqual(['an answer may have been applied; following the stream']);
   });
 
   it('an answer of unknown outcome is not resent; the loop follows the stream', async () => {

@@ -28,10 +28,8 @@ describe('the credential never leaks', () => {
 
   it('5 not through a timeout error', async () => {
     const { fetch } = fakeFetch(
-      (request) =>
-        new Promise<Response>((_, reject) =>
-          request.signal.addEventListener('abort', () => reject(request.signal.reason)),
-        ),
+      (_, signal) =>
+        new Promise<Response>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
     );
     const client = new Client({ baseUrl: 'https://a.test', token: TOKEN, fetch, maxRetries: 0 });
     const error = await client.skills.get(1, { timeout: 10 }).catch((e: unknown) => e);

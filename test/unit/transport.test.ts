@@ -159,9 +159,9 @@ describe('transport', () => {
 
   it('a response slower than timeout is a TimeoutError', async () => {
     const { fetch } = fakeFetch(
-      (request) =>
+      (_, signal) =>
         new Promise<Response>((_, reject) => {
-          request.signal.addEventListener('abort', () => reject(request.signal.reason));
+          signal.addEventListener('abort', () => reject(signal.reason));
         }),
     );
     await expect(client(fetch, { maxRetries: 0 }).skills.get(1, { timeout: 20 })).rejects.toBeInstanceOf(
@@ -170,12 +170,12 @@ describe('transport', () => {
   });
 
   it('a JSON body that stalls after the headers is a TimeoutError too: the timeout covers reading it', async () => {
-    const { fetch } = fakeFetch((request) => {
-      // Like fetch: the request's signal errors a body still being read.
+    const { fetch } = fakeFetch((_, signal) => {
+      // Like fetch: the signal errors a body still being read.
       const body = new ReadableStream<Uint8Array>({
         start(controller) {
           controller.enqueue(new TextEncoder().encode('{"status":"succ'));
-          request.signal.addEventListener('abort', () => controller.error(request.signal.reason));
+          signal.addEventListener('abort', () => controller.error(signal.reason));
         },
       });
       return new Response(body, { headers: { 'content-type': 'application/json' } });
@@ -187,10 +187,10 @@ describe('transport', () => {
 
   it("4.4 the timeout covers a stream's headers, not its body: a stream slower than it still completes", async () => {
     const events = turnEvents(['a', 'b']);
-    const { fetch } = fakeFetch((request) => {
+    const { fetch } = fakeFetch((_, signal) => {
       const body = new ReadableStream<Uint8Array>({
         async start(controller) {
-          request.signal.addEventListener('abort', () => controller.error(request.signal.reason));
+          signal.addEventListener('abort', () => controller.error(signal.reason));
           for (const event of events) {
             await new Promise((resolve) => setTimeout(resolve, 15));
             controller.enqueue(new TextEncoder().encode(sseText([event])));
@@ -225,9 +225,9 @@ describe('transport', () => {
 
   it("the caller's signal aborts with AbortError and is not retried", async () => {
     const { fetch, requests } = fakeFetch(
-      (request) =>
+      (_, signal) =>
         new Promise<Response>((_, reject) => {
-          request.signal.addEventListener('abort', () => reject(request.signal.reason));
+          signal.addEventListener('abort', () => reject(signal.reason));
         }),
     );
     const controller = new AbortController();
