@@ -8,10 +8,10 @@ import {
   type TurnStreamBody,
   TurnStreamBodySchema,
 } from '../contract/turn.js';
-import { ConvoError } from '../errors.js';
+import { type ApiError, ConvoError, TimeoutError } from '../errors.js';
 import { newIdempotencyKey } from '../http/idempotency.js';
 import type { RequestOptions, Transport } from '../http/transport.js';
-import { sendKeyed, turnRepeatable } from '../http/turn-retry.js';
+import { isTurnInProgress, sendKeyed, turnRepeatable } from '../http/turn-retry.js';
 import { toInteraction } from '../interactions/kinds.js';
 import { type RunHandlers, runTurn } from '../interactions/run.js';
 import { httpTurnEvents } from '../stream/connect.js';
@@ -142,8 +142,17 @@ export class Turns extends Resource {
       });
       return { ...data, idempotencyKey: key };
     } catch (error) {
-      if (error instanceof ConvoError) error.idempotencyKey = key;
-      throw error;
+      const failure = isTurnInProgress(error) ? stillRunning(timeout, error) : error;
+      if (failure instanceof ConvoError) failure.idempotencyKey = key;
+      throw failure;
     }
   }
+}
+
+/** The call's timeout passed while the key's turn still ran (polling ends there): a timeout, not a refusal. */
+function stillRunning(timeout: number, error: ApiError): TimeoutError {
+  return new TimeoutError(
+    `the turn still ran after ${timeout} ms: send again with the same key (idempotencyKey) to read its outcome`,
+    { cause: error },
+  );
 }

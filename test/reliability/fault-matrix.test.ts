@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ApiError,
   type Client,
-  ConnectionError,
   type ConvoError,
   StreamInterruptedError,
+  TimeoutError,
   type Turn,
   TurnError,
   type TurnStreamEvent,
@@ -27,7 +27,7 @@ import {
 /** No cell may take longer than this: a hang fails the cell instead of the suite. */
 const DEADLINE_MS = 10_000;
 
-const ERRORS = { ApiError, TurnError, StreamInterruptedError, ConnectionError } as const;
+const ERRORS = { ApiError, TurnError, StreamInterruptedError, TimeoutError } as const;
 
 /** The endpoint whose requests a path counts. */
 const ENDPOINT: Record<Path, RegExp> = {

@@ -11,7 +11,7 @@ import type { FaultRoute, MalformedKind, MockFault } from '../../src/mock/index.
 export type Path = 'sync' | 'stream' | 'answer' | 'cancel';
 
 /** The typed errors a cell may expect. */
-export type ErrorName = 'ApiError' | 'TurnError' | 'StreamInterruptedError';
+export type ErrorName = 'ApiError' | 'TurnError' | 'StreamInterruptedError' | 'TimeoutError';
 
 /** What the caller gets. */
 export type Gets =
@@ -231,7 +231,7 @@ export const FAULT_MATRIX: readonly FaultRow[] = [
     content: `[[mock:slow ms=100]] ${WORDS}`,
     options: { timeout: 200, idleTimeout: 400 },
     expect: {
-      sync: apiError(409, 'api_v1_turn_in_progress', 2, 1, { readLater: true }),
+      sync: { gets: { kind: 'error', name: 'TimeoutError' }, attempts: 2, ran: 1, readLater: true },
       stream: content(1),
     },
   },

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError, Client, ConnectionError, ValidationError } from '../../src/index.js';
+import { ApiError, Client, ConnectionError, TimeoutError, ValidationError } from '../../src/index.js';
 import { fail, fakeFetch, ok } from '../support/fake-fetch.js';
 
 const CHAT = '3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
@@ -90,12 +90,13 @@ describe('turns.send', () => {
     expect(onRetry).toHaveBeenCalledTimes(4);
   });
 
-  it('7.3 polling stops at the call timeout and throws the 409 with the key', async () => {
+  it('7.3 polling stops at the call timeout: a TimeoutError with the key, the 409 as its cause', async () => {
     const { client } = setup(fail(409, 'api_v1_turn_in_progress'));
     const error = await client.turns.send(CHAT, { content: 'Hi' }, { timeout: 30 }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).code).toBe('api_v1_turn_in_progress');
-    expect((error as ApiError).idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).message).toMatch(/still ran after 30 ms: send again with the same key/);
+    expect((error as TimeoutError).idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(((error as TimeoutError).cause as ApiError).code).toBe('api_v1_turn_in_progress');
   });
 
   it.each([
