@@ -16,6 +16,11 @@ export interface MockServer {
   readonly url: string;
   /** The mock behind it, to inspect or reset. */
   readonly mock: ConvoMock;
+  /**
+   * How many responses are still being written: after a test, anything above 0 is a response (a stream,
+   * most often) that the code under test left open. Idle keep-alive connections do not count.
+   */
+  openResponses(): number;
   /** Stops listening and drops open connections (streams included). */
   close(): Promise<void>;
 }
@@ -51,6 +56,14 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     { overrideGlobalObjects: false },
   );
   const server = createServer(listener);
+  // A response closes when it has been written or its connection went away, whichever comes first.
+  let open = 0;
+  server.on('request', (_request, response) => {
+    open += 1;
+    response.once('close', () => {
+      open -= 1;
+    });
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -66,6 +79,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   return {
     url,
     mock,
+    openResponses: () => open,
     close: () => {
       closing ??= new Promise<void>((resolve, reject) => {
         // Open keep-alive and streaming connections would hold close() forever (TOOLCHAIN.md).

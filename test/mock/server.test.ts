@@ -43,6 +43,27 @@ describe('8 served over HTTP by startMockServer', () => {
     expect(new Response('x')).toBeInstanceOf(Response);
   });
 
+  it('openResponses() counts a stream left open, and 0 once its reader aborted', async () => {
+    const served = await startMockServer({ port: 0 });
+    try {
+      const headers = { authorization: 'Bearer mock-token', 'content-type': 'application/json' };
+      await (await fetch(`${served.url}/api/v1/skills`, { headers })).text(); // an idle keep-alive
+      expect(served.openResponses()).toBe(0);
+      const reader = new AbortController();
+      await fetch(`${served.url}/api/v1/chats/${crypto.randomUUID()}/messages/stream`, {
+        method: 'POST',
+        headers: { ...headers, 'idempotency-key': crypto.randomUUID() },
+        body: JSON.stringify({ content: '[[mock:hang]]' }),
+        signal: reader.signal,
+      });
+      expect(served.openResponses()).toBe(1);
+      reader.abort();
+      await expect.poll(() => served.openResponses()).toBe(0);
+    } finally {
+      await served.close();
+    }
+  });
+
   it('a taken port rejects', async () => {
     const port = Number(new URL(server.url).port);
     await expect(startMockServer({ port })).rejects.toThrow(/EADDRINUSE/);

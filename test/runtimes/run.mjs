@@ -1,6 +1,6 @@
 // `npm run test:runtimes [-- NAME...]`: runs smoke.mjs on Node 22, Node 24 (the project's pin), Bun and Deno,
-// each against its own `convo-mock`, from one project that installed the packed tarball. One line per
-// runtime, then a `N passed, N failed` line; exits non-zero on any failure.
+// and worker.mjs in workerd, each against its own `convo-mock`, from one project that installed the packed
+// tarball. One line per runtime, then a `N passed, N failed` line; exits non-zero on any failure.
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { duration, packAndInstall, root, run, startMock, tail } from './harness.mjs';
@@ -17,6 +17,8 @@ const runtimes = [
   // Deno reads the project's package.json and resolves `convo-sdk` from its node_modules as npm laid it
   // out (--node-modules-dir=manual); -A grants env and network access.
   { name: 'deno', command: binaries.deno, args: ['run', '-A', '--node-modules-dir=manual', 'smoke.mjs'] },
+  // Cloudflare's Workers runtime: workerd.mjs bundles worker.mjs, serves it with workerd and requests it.
+  { name: 'workerd', command: process.execPath, args: [join(import.meta.dirname, 'workerd.mjs')] },
 ];
 
 // The Node 24 row is the project's pin, which npm puts first on PATH for its scripts: check it is the one.
@@ -43,7 +45,9 @@ try {
   console.log(await ensureRuntimes());
   project = await packAndInstall('convo-sdk-runtimes-');
   console.log(`packed ${project.tarball} and installed it into ${project.dir} in ${duration(project.ms)}`);
-  copyFileSync(join(import.meta.dirname, 'smoke.mjs'), join(project.dir, 'smoke.mjs'));
+  for (const file of ['smoke.mjs', 'scenario.mjs', 'worker.mjs']) {
+    copyFileSync(join(import.meta.dirname, file), join(project.dir, file));
+  }
 
   for (const runtime of selected) {
     const mock = await startMock(project.dir, ['--token', TOKEN]);
@@ -67,13 +71,13 @@ try {
     const summary = result.stdout.trim().split('\n').at(-1) ?? '';
     if (result.code === 0 && summary.startsWith('ok ')) {
       passed += 1;
-      console.log(`PASS ${runtime.name.padEnd(6)} ${duration(result.ms).padStart(7)}  ${summary}`);
+      console.log(`PASS ${runtime.name.padEnd(7)} ${duration(result.ms).padStart(7)}  ${summary}`);
     } else {
       failed += 1;
       const why = result.timedOut
         ? `timed out after ${duration(result.ms)}`
         : `exit ${result.code ?? result.signal}`;
-      console.log(`FAIL ${runtime.name.padEnd(6)} ${duration(result.ms).padStart(7)}  ${why}`);
+      console.log(`FAIL ${runtime.name.padEnd(7)} ${duration(result.ms).padStart(7)}  ${why}`);
       console.log(tail(`${result.stdout}\n${result.stderr}`, 25).replace(/^/gm, '       | '));
     }
   }
