@@ -27,7 +27,8 @@ export function useSchemaCompiler(load: () => Promise<SchemaCompiler>): void {
  */
 export function hotSchema<T>(schema: z.ZodMiniType<T>, data: unknown): z.ZodMiniType<T> {
   const fast = compiled.get(schema);
-  if (fast || !loadCompiler) return (fast as z.ZodMiniType<T> | undefined) ?? schema;
+  if (fast) return fast as z.ZodMiniType<T>;
+  if (!loadCompiler) return schema;
   const items = (validated.get(schema) ?? 0) + (Array.isArray(data) ? data.length : 1);
   validated.set(schema, items);
   if (items >= COMPILE_AFTER_ITEMS) {
