@@ -227,3 +227,24 @@ export function act(
 ): Promise<Reply> {
   return call(mock, 'POST', `/api/v1/chats/${chatId}/actions/${action}`, { token, body });
 }
+
+/**
+ * POSTs a streamed turn of `content` to a new chat at `baseUrl` through the global fetch (a real server, or
+ * msw), with the mock's default credential; `key` is the `Idempotency-Key` (random when absent).
+ */
+export function postStream(
+  baseUrl: string,
+  content: string,
+  { key = crypto.randomUUID(), signal }: { key?: string; signal?: AbortSignal } = {},
+): Promise<Response> {
+  return fetch(`${baseUrl}/api/v1/chats/${crypto.randomUUID()}/messages/stream`, {
+    method: 'POST',
+    headers: {
+      authorization: 'Bearer mock-token',
+      'content-type': 'application/json',
+      'idempotency-key': key,
+    },
+    body: JSON.stringify({ content }),
+    ...(signal ? { signal } : {}),
+  });
+}

@@ -2,7 +2,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMock } from '../../src/mock/index.js';
 import { mswHandlers } from '../../src/mock/msw.js';
-import { parseReply } from './helpers.js';
+import { parseReply, postStream } from './helpers.js';
 import { EventReader } from './sse.js';
 
 const mock = createMock();
@@ -62,15 +62,7 @@ describe('faults through msw', () => {
 
 describe('streams through msw', () => {
   it('4.4 the SSE body reaches the fetch caller and parses', async () => {
-    const response = await fetch(`http://convo.mock/api/v1/chats/${crypto.randomUUID()}/messages/stream`, {
-      method: 'POST',
-      headers: {
-        authorization: 'Bearer mock-token',
-        'content-type': 'application/json',
-        'idempotency-key': 's',
-      },
-      body: JSON.stringify({ content: 'through msw' }),
-    });
+    const response = await postStream('http://convo.mock', 'through msw');
     const events = await new EventReader(response.body!).rest();
     expect(events.at(-1)?.data.content).toBe('Mock answer: through msw');
   });
@@ -80,16 +72,7 @@ describe('aborting a stream through msw', () => {
   it('4.4 the client aborts a stalled stream: its read rejects, the process sees no uncaught error', async () => {
     mock.faults.add({ route: 'stream', stall: { afterEvents: 2 } });
     const controller = new AbortController();
-    const response = await fetch(`http://convo.mock/api/v1/chats/${crypto.randomUUID()}/messages/stream`, {
-      method: 'POST',
-      headers: {
-        authorization: 'Bearer mock-token',
-        'content-type': 'application/json',
-        'idempotency-key': 'a',
-      },
-      body: JSON.stringify({ content: 'x' }),
-      signal: controller.signal,
-    });
+    const response = await postStream('http://convo.mock', 'x', { key: 'a', signal: controller.signal });
     const reader = new EventReader(response.body!);
     expect((await reader.next())?.event).toBe('message.start');
     setTimeout(() => controller.abort(), 20);

@@ -1,7 +1,7 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
-import { parseReply } from './helpers.js';
+import { parseReply, postStream } from './helpers.js';
 import { EventReader } from './sse.js';
 
 describe('8 served over HTTP by startMockServer', () => {
@@ -46,16 +46,11 @@ describe('8 served over HTTP by startMockServer', () => {
   it('openResponses() counts a stream left open, and 0 once its reader aborted', async () => {
     const served = await startMockServer({ port: 0 });
     try {
-      const headers = { authorization: 'Bearer mock-token', 'content-type': 'application/json' };
+      const headers = { authorization: 'Bearer mock-token' };
       await (await fetch(`${served.url}/api/v1/skills`, { headers })).text(); // an idle keep-alive
       expect(served.openResponses()).toBe(0);
       const reader = new AbortController();
-      await fetch(`${served.url}/api/v1/chats/${crypto.randomUUID()}/messages/stream`, {
-        method: 'POST',
-        headers: { ...headers, 'idempotency-key': crypto.randomUUID() },
-        body: JSON.stringify({ content: '[[mock:hang]]' }),
-        signal: reader.signal,
-      });
+      await postStream(served.url, '[[mock:hang]]', { signal: reader.signal });
       expect(served.openResponses()).toBe(1);
       reader.abort();
       await expect.poll(() => served.openResponses()).toBe(0);
@@ -119,15 +114,7 @@ describe('streams over HTTP', () => {
   it('4.4 events arrive one by one over a real socket; eventsource-parser reads them', async () => {
     const server = await startMockServer({ port: 0 });
     try {
-      const response = await fetch(`${server.url}/api/v1/chats/${crypto.randomUUID()}/messages/stream`, {
-        method: 'POST',
-        headers: {
-          authorization: 'Bearer mock-token',
-          'content-type': 'application/json',
-          'idempotency-key': 'k',
-        },
-        body: JSON.stringify({ content: 'over http' }),
-      });
+      const response = await postStream(server.url, 'over http');
       expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
       const events = await new EventReader(response.body!).rest();
       expect(events.map((e) => e.event).at(-1)).toBe('message.completed');
@@ -141,14 +128,7 @@ describe('streams over HTTP', () => {
     const server = await startMockServer({ port: 0 });
     try {
       const controller = new AbortController();
-      const response = await fetch(`${server.url}/api/v1/chats/${crypto.randomUUID()}/messages/stream`, {
-        method: 'POST',
-        headers: {
-          authorization: 'Bearer mock-token',
-          'content-type': 'application/json',
-          'idempotency-key': 'k',
-        },
-        body: JSON.stringify({ content: '[[mock:slow ms=20]] [[mock:words n=5]]' }),
+      const response = await postStream(server.url, '[[mock:slow ms=20]] [[mock:words n=5]]', {
         signal: controller.signal,
       });
       const reader = new EventReader(response.body!);
@@ -170,15 +150,7 @@ describe('stream faults over HTTP', () => {
     const server = await startMockServer({ port: 0 });
     try {
       server.mock.faults.add({ route: 'stream', cutAfterEvents: 3 });
-      const response = await fetch(`${server.url}/api/v1/chats/${crypto.randomUUID()}/messages/stream`, {
-        method: 'POST',
-        headers: {
-          authorization: 'Bearer mock-token',
-          'content-type': 'application/json',
-          'idempotency-key': 'k',
-        },
-        body: JSON.stringify({ content: '[[mock:words n=12]]' }),
-      });
+      const response = await postStream(server.url, '[[mock:words n=12]]');
       expect(response.status).toBe(200);
       const reader = new EventReader(response.body!);
       const seen = [await reader.next(), await reader.next(), await reader.next()].map((e) => e?.event);
