@@ -1,5 +1,8 @@
 import { readEnv } from './env.js';
 import { ValidationError } from './errors.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './http/body.js';
+import { checkHeader, checkHeaders } from './http/headers.js';
+import { type Hooks, withBeforeRetry } from './http/hooks.js';
 import type { RetryInfo } from './http/retry.js';
 import { type Logger, Transport } from './http/transport.js';
 import { Actions } from './resources/actions.js';
@@ -27,6 +30,10 @@ export interface ClientOptions {
   headers?: Record<string, string>;
   /** Where to log requests and recoveries; nothing is logged without one. */
   logger?: Logger;
+  /** Largest response body read, in bytes after decompression (default 32 MiB); past it `ResponseTooLargeError`. */
+  maxResponseBytes?: number | undefined;
+  /** Hooks run on every request (ky's `beforeRequest`, `afterResponse`; the SDK's `beforeRetry`, `beforeError`). */
+  hooks?: Hooks | undefined;
 }
 
 /** The default response timeout of ordinary calls. */
@@ -44,14 +51,21 @@ export class Client {
   readonly turns: Turns;
   /** The raw answer endpoints of interactions, and cancel (4.5, 4.6). */
   readonly actions: Actions;
+  readonly #options: ClientOptions;
 
   constructor(options: ClientOptions = {}) {
     const baseUrl = options.baseUrl ?? readEnv('CONVO_BASE_URL');
     const token = options.token ?? readEnv('CONVO_API_TOKEN');
     if (!baseUrl) throw configError('baseUrl', 'is required (or set CONVO_BASE_URL)');
-    if (!URL.canParse(baseUrl)) throw configError('baseUrl', 'must be an absolute URL');
+    checkBaseUrl(baseUrl);
     if (!token) throw configError('token', 'is required (or set CONVO_API_TOKEN)');
+    checkHeader('token', 'authorization', token);
+    checkHeaders('headers', options.headers);
+    const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes < 1)
+      throw configError('maxResponseBytes', 'must be a positive integer');
     this.baseUrl = baseUrl;
+    this.#options = options;
     const transport = new Transport({
       baseUrl,
       token,
@@ -59,11 +73,13 @@ export class Client {
       timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
       headers: options.headers ?? {},
       logger: options.logger,
+      maxResponseBytes,
+      hooks: options.hooks,
       retry: {
         maxRetries: options.maxRetries ?? 2,
         minDelayMs: options.retryDelay?.min ?? 500,
         maxDelayMs: options.retryDelay?.max ?? 8_000,
-        onRetry: options.onRetry,
+        onRetry: withBeforeRetry(options.onRetry, options.hooks?.beforeRetry),
       },
     });
     this.skills = new Skills(transport);
@@ -72,9 +88,34 @@ export class Client {
     this.turns = new Turns(transport, this.actions);
   }
 
+  /**
+   * A new client with `overrides` over this client's options (a longer timeout, other headers, hooks); the
+   * options not overridden are shared. Each client has its own connection settings, so build it once.
+   */
+  withOptions(overrides: ClientOptions): Client {
+    return new Client({ ...this.#options, ...overrides });
+  }
+
   /** What `JSON.stringify(client)` shows: the base URL, never the credential. */
   toJSON(): { baseUrl: string } {
     return { baseUrl: this.baseUrl };
+  }
+}
+
+/**
+ * `baseUrl` is the origin and any path prefix before `/api/v1`, which the SDK adds itself. A base URL that
+ * already ends in `/api/v1` (as other SDKs' base URLs end in `/v1`) is refused with the value to pass, rather
+ * than rewritten: what `client.baseUrl` and every error show is then exactly what is requested.
+ */
+function checkBaseUrl(baseUrl: string): void {
+  const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw configError('baseUrl', 'must be an absolute URL (http or https)');
+  const path = url.pathname.replace(/\/+$/, '');
+  if (path.endsWith('/api/v1')) {
+    url.pathname = path.slice(0, -'/api/v1'.length) || '/';
+    const fixed = url.href.replace(/\/$/, '');
+    throw configError('baseUrl', `must not end in /api/v1 (the client adds it): pass ${fixed}`);
   }
 }
 

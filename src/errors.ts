@@ -58,6 +58,68 @@ export class ApiError<C extends MessageCode = MessageCode> extends ConvoError {
   }
 }
 
+/** 401: the token is missing, invalid, expired or revoked. */
+export class AuthenticationError<C extends MessageCode = MessageCode> extends ApiError<C> {
+  override name = 'AuthenticationError';
+}
+
+/** 403: the token lacks a scope, or the resource belongs to someone else. */
+export class PermissionDeniedError<C extends MessageCode = MessageCode> extends ApiError<C> {
+  override name = 'PermissionDeniedError';
+}
+
+/** 404: no such resource (or route: check `baseUrl`). */
+export class NotFoundError<C extends MessageCode = MessageCode> extends ApiError<C> {
+  override name = 'NotFoundError';
+}
+
+/** 409: the resource's state refuses the request (chat busy, key reused, already answered...). */
+export class ConflictError<C extends MessageCode = MessageCode> extends ApiError<C> {
+  override name = 'ConflictError';
+}
+
+/** 429: too many requests; `retryAfterMs` says how long the service asked to wait. */
+export class RateLimitError<C extends MessageCode = MessageCode> extends ApiError<C> {
+  override name = 'RateLimitError';
+}
+
+/** 5xx: the service, or a gateway in front of it, failed. */
+export class InternalServerError<C extends MessageCode = MessageCode> extends ApiError<C> {
+  override name = 'InternalServerError';
+}
+
+/**
+ * The service answered with a redirect (3xx), which the SDK never follows, so that nothing (the token, an
+ * `Idempotency-Key`, a prompt) reaches another origin. In a browser the status and location are hidden (0, '').
+ */
+export class RedirectError extends ConvoError {
+  override name = 'RedirectError';
+  /** HTTP status of the redirect (0 where the browser hides it). */
+  readonly status: number;
+  /** The `Location` it pointed to ('' where absent or hidden). */
+  readonly location: string;
+
+  constructor(status: number, location: string) {
+    super(
+      `the service answered ${status || 'a redirect'}${location ? ` to ${location}` : ''}, which is never followed: set baseUrl to the service's final address`,
+    );
+    this.status = status;
+    this.location = location;
+  }
+}
+
+/** A response body grew past `maxResponseBytes` (counted after decompression); reading stopped there. */
+export class ResponseTooLargeError extends ConvoError {
+  override name = 'ResponseTooLargeError';
+  /** The limit in bytes that was crossed. */
+  readonly limit: number;
+
+  constructor(limit: number) {
+    super(`the response body exceeded maxResponseBytes (${limit} bytes): reading stopped`);
+    this.limit = limit;
+  }
+}
+
 /** The request could not reach the service, or the connection broke before a complete response. */
 export class ConnectionError extends ConvoError {
   override name = 'ConnectionError';

@@ -4,8 +4,15 @@ import { plainIssues } from '../contract/issues.js';
 import {
   AbortError,
   ApiError,
+  type ApiErrorInit,
+  AuthenticationError,
+  ConflictError,
   ConnectionError,
   ConvoError,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
   ResponseValidationError,
   TimeoutError,
 } from '../errors.js';
@@ -25,7 +32,15 @@ export function fetchFailure(
   // Keep only the low-level cause: a wrapping error may hold the request, and with it the credential.
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
   const reason = cause instanceof Error ? cause.message : String(cause);
-  return new ConnectionError(`the connection failed: ${reason}`, { cause });
+  return new ConnectionError(`the connection failed: ${reason}${inBrowser() ? BROWSER_HINT : ''}`, { cause });
+}
+
+/** A browser hides why a fetch failed before any response; these are the usual reasons. */
+const BROWSER_HINT =
+  " (in a browser this is most often CORS, the service not allowing this page's origin, or the network being down: see the console)";
+
+function inBrowser(): boolean {
+  return typeof (globalThis as { document?: unknown }).document === 'object';
 }
 
 /** What to do about the codes whose right reaction is not obvious from their name. */
@@ -39,28 +54,63 @@ const ADVICE: Partial<Record<string, string>> = {
   api_v1_chat_busy: 'the chat runs another turn (data.message_id): wait for it or cancel it',
 };
 
-/** Builds the error of a non-2xx response from its parsed body. */
-export function apiFailure(status: number, body: unknown, retryAfter: string | null): ConvoError {
+/** The `ApiError` subclass of each status integrators look for first; other 5xx are `InternalServerError`. */
+const BY_STATUS: Partial<Record<number, new (init: ApiErrorInit) => ApiError>> = {
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  429: RateLimitError,
+};
+
+/** An `ApiError` of the class its status calls for. */
+export function apiError(init: ApiErrorInit): ApiError {
+  const Class = BY_STATUS[init.status] ?? (init.status >= 500 ? InternalServerError : ApiError);
+  return new Class(init);
+}
+
+/** Where a 404 came from: the request's method and URL, and whether no call of the client succeeded yet. */
+export interface NotFoundAt {
+  url: string;
+  fresh: boolean;
+}
+
+/**
+ * Builds the error of a non-2xx response from its parsed body. A 404 that does not look like the contract's,
+ * or that a client gets before any call succeeded, names the URL it tried: a wrong `baseUrl` is likely.
+ */
+export function apiFailure(
+  status: number,
+  body: unknown,
+  retryAfter: string | null,
+  notFound?: NotFoundAt | undefined,
+): ConvoError {
   const parsed = ErrorBodySchema.safeParse(body);
+  const suffix =
+    notFound && (notFound.fresh || !parsed.success)
+      ? ` (${notFound.url}: if that URL is wrong, baseUrl should be the service's origin and any path prefix before /api/v1)`
+      : '';
   if (!parsed.success) {
     if (body === undefined || typeof body === 'string') {
-      return new ApiError({
+      return apiError({
         status,
         code: `http_${status}`,
-        message: typeof body === 'string' && body ? body.slice(0, 200) : 'the response had no error body',
+        message: `${typeof body === 'string' && body ? body.slice(0, 200) : 'the response had no error body'}${suffix}`,
         data: undefined,
         requestId: undefined,
         errorDetails: undefined,
+        retryAfterMs: retryAfterMs(retryAfter),
       });
     }
     return schemaFailure(parsed.error, body, status);
   }
   const { message_code, message, data, meta } = parsed.data;
   const advice = ADVICE[message_code];
-  return new ApiError({
+  const text = advice ? `${message ?? message_code} (${advice})` : (message ?? message_code);
+  return apiError({
     status,
     code: message_code,
-    message: advice ? `${message ?? message_code} (${advice})` : (message ?? message_code),
+    message: `${text}${suffix}`,
     data,
     requestId: meta?.request_id,
     errorDetails: meta?.error_details,

@@ -1,7 +1,11 @@
+import ky, { type KyInstance, type Options as KyOptions } from 'ky';
 import type * as z from 'zod/mini';
 import { EnvelopeSchema, type Meta } from '../contract/envelope.js';
-import { ValidationError } from '../errors.js';
+import { type ConvoError, RedirectError, ValidationError } from '../errors.js';
+import { readText } from './body.js';
 import { apiFailure, fetchFailure, schemaFailure } from './errors.js';
+import { checkHeader, checkHeaders } from './headers.js';
+import { type Hooks, runBeforeError, withBeforeRetry } from './hooks.js';
 import { hotSchema } from './hot-schema.js';
 import { type RetryRule, type RetrySettings, withRetries } from './retry.js';
 
@@ -23,6 +27,10 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Further attempts after the first, where the contract allows one; overrides the client's `maxRetries`. */
   maxRetries?: number;
+  /** Largest response body read, in decoded bytes; overrides the client's `maxResponseBytes`. */
+  maxResponseBytes?: number | undefined;
+  /** Hooks of this request, run after the client's. */
+  hooks?: Hooks | undefined;
 }
 
 /** The settings a transport runs with. */
@@ -34,6 +42,8 @@ export interface TransportSettings {
   headers: Record<string, string>;
   retry: RetrySettings;
   logger: Logger | undefined;
+  maxResponseBytes: number;
+  hooks: Hooks | undefined;
 }
 
 /** One call of an endpoint. */
@@ -53,21 +63,49 @@ export interface Call<T> {
   until?: number | undefined;
 }
 
-/** What a successful call returns: the validated `data` and the envelope's `meta`. */
+/** What a successful call returns: the validated `data`, the envelope's `meta` and the raw response. */
 export interface Result<T> {
   data: T;
   meta: Meta;
+  /** The response, its body already read. */
+  response: Response;
 }
 
-/** The one path every request takes: fetch, envelope, schema, typed result or typed error. */
+/** ky's retry for a client with `afterResponse` hooks: none of its own, but a hook may re-send once. */
+const HOOK_RETRY = { limit: 1, methods: [], statusCodes: [], afterStatusCodes: [], retryOnTimeout: false };
+
+/**
+ * The one path every request takes: ky (one instance per client), envelope, schema, typed result or typed
+ * error. ky neither retries (the SDK's policy does), nor follows redirects, nor times out (our timer also
+ * covers reading the body), nor throws on a status (the error body is read here).
+ */
 export class Transport {
   readonly #settings: TransportSettings;
   readonly #base: URL;
+  readonly #ky: KyInstance;
+  /** Whether any call succeeded: until one did, a 404 says which URL it tried (a wrong `baseUrl` is likely). */
+  #reached = false;
 
   constructor(settings: TransportSettings) {
     this.#settings = settings;
     const base = settings.baseUrl.endsWith('/') ? settings.baseUrl : `${settings.baseUrl}/`;
     this.#base = new URL('api/v1/', base);
+    const headers = new Headers(settings.headers);
+    headers.set('authorization', `Bearer ${settings.token}`);
+    headers.set('accept', 'application/json');
+    const hooks = settings.hooks;
+    const fetch = settings.fetch;
+    this.#ky = ky.create({
+      baseUrl: this.#base,
+      headers,
+      retry: hooks?.afterResponse?.length ? HOOK_RETRY : 0,
+      throwHttpErrors: false,
+      timeout: false,
+      redirect: 'manual',
+      hooks: { beforeRequest: hooks?.beforeRequest ?? [], afterResponse: hooks?.afterResponse ?? [] },
+      // Called as a plain function (ky calls it as a method), so that a detached `window.fetch` works.
+      ...(fetch ? { fetch: (input: Request | URL | string, init?: RequestInit) => fetch(input, init) } : {}),
+    });
   }
 
   /** Sends `call`, repeating it where its rule allows, and returns its validated result. */
@@ -82,31 +120,47 @@ export class Transport {
     return this.#settings.logger;
   }
 
-  /** The client's retry settings, with a request's own `maxRetries` applied. */
+  /** The client's retry settings, with a request's own `maxRetries` and `beforeRetry` hooks applied. */
   retrySettings(options: RequestOptions | undefined): RetrySettings {
     const maxRetries = options?.maxRetries;
-    return maxRetries === undefined ? this.#settings.retry : { ...this.#settings.retry, maxRetries };
+    const hooks = options?.hooks?.beforeRetry;
+    if (maxRetries === undefined && !hooks?.length) return this.#settings.retry;
+    const retry = this.#settings.retry;
+    return {
+      ...retry,
+      maxRetries: maxRetries ?? retry.maxRetries,
+      onRetry: withBeforeRetry(retry.onRetry, hooks),
+    };
   }
 
   /** Sends `call` once and returns the raw response (2xx), for callers that read the body themselves. */
   async open(call: Omit<Call<unknown>, 'schema' | 'retry'>, accept: string): Promise<Response> {
-    const { response, done } = await this.#send(call, accept);
+    const { response, done, signal, timeout } = await this.#send(call, accept);
     if (!response.ok) {
-      const body = await readBody(response).finally(done);
-      throw apiFailure(response.status, body, response.headers.get('retry-after'));
+      let body: unknown;
+      try {
+        body = parseBody(await readText(response, this.#maxBytes(call.options), signal));
+      } catch (error) {
+        throw this.#fail(fetchFailure(error, call.options?.signal, timeout), call.options);
+      } finally {
+        done();
+      }
+      throw this.#fail(this.#apiFailure(call, response, body), call.options);
     }
     done(); // the timeout covers a stream's headers; its body has its own watchdog
+    this.#reached = true;
     return response;
   }
 
   /** Sends `call` once: a validated result or a typed error. */
   async attempt<T>(call: Call<T>, attempt = 1): Promise<Result<T>> {
-    const { response, started, timeout, done } = await this.#send(call, 'application/json');
+    const { response, started, timeout, done, signal } = await this.#send(call, 'application/json');
+    const options = call.options;
     let body: unknown;
     try {
-      body = await readBody(response);
+      body = parseBody(await readText(response, this.#maxBytes(options), signal));
     } catch (error) {
-      throw fetchFailure(error, call.options?.signal, timeout);
+      throw this.#fail(fetchFailure(error, options?.signal, timeout), options);
     } finally {
       done();
     }
@@ -115,59 +169,99 @@ export class Transport {
       attempt,
       ms: Math.round(performance.now() - started),
     });
-    if (!response.ok) throw apiFailure(response.status, body, response.headers.get('retry-after'));
+    if (!response.ok) throw this.#fail(this.#apiFailure(call, response, body), options);
+    this.#reached = true;
     const envelope = EnvelopeSchema.safeParse(body);
-    if (!envelope.success) throw schemaFailure(envelope.error, body, response.status);
+    if (!envelope.success) throw this.#fail(schemaFailure(envelope.error, body, response.status), options);
     const data = hotSchema(call.schema, envelope.data.data).safeParse(envelope.data.data);
-    if (!data.success) throw schemaFailure(data.error, body, response.status, 'data');
-    return { data: data.data, meta: envelope.data.meta };
+    if (!data.success) throw this.#fail(schemaFailure(data.error, body, response.status, 'data'), options);
+    return { data: data.data, meta: envelope.data.meta, response };
   }
 
-  /** Header names are case-insensitive: a later `Accept` replaces an earlier `accept`. */
-  #headersFor(accept: string, json: boolean, ...extra: (Record<string, string> | undefined)[]): Headers {
-    const headers = new Headers(this.#settings.headers);
-    headers.set('authorization', `Bearer ${this.#settings.token}`);
-    headers.set('accept', accept);
-    if (json) headers.set('content-type', 'application/json');
-    for (const more of extra)
-      for (const [name, value] of Object.entries(more ?? {})) headers.set(name, value);
-    return headers;
+  #maxBytes(options: RequestOptions | undefined): number {
+    return options?.maxResponseBytes ?? this.#settings.maxResponseBytes;
+  }
+
+  #apiFailure(call: Omit<Call<unknown>, 'schema' | 'retry'>, response: Response, body: unknown) {
+    const notFound =
+      response.status === 404
+        ? { url: `${call.method} ${new URL(call.path, this.#base)}`, fresh: !this.#reached }
+        : undefined;
+    return apiFailure(response.status, body, response.headers.get('retry-after'), notFound);
+  }
+
+  /** The error after the client's and the request's `beforeError` hooks. */
+  #fail(error: ConvoError, options: RequestOptions | undefined): ConvoError {
+    const hooks = this.#settings.hooks?.beforeError;
+    const own = options?.hooks?.beforeError;
+    return runBeforeError(runBeforeError(error, hooks), own);
   }
 
   /**
-   * Sends `call` once. The timeout runs until `done()` is called, so that it also covers reading a JSON
-   * body. The fetch gets a URL and init, never a `Request`: undici holds a `Request`'s signal only weakly.
+   * Sends `call` once through ky. The timeout runs until `done()` is called, so that it also covers reading
+   * a JSON body; `signal` (the caller's and the timeout's) is for the body reader.
    */
   async #send(call: Omit<Call<unknown>, 'schema' | 'retry'>, accept: string) {
     const options = call.options ?? {};
     const timeout = options.timeout ?? this.#settings.timeout;
     const body = call.body === undefined ? undefined : serialize(call.body);
-    const url = new URL(call.path, this.#base);
-    for (const [key, value] of Object.entries(call.query ?? {}))
-      if (value !== undefined) url.searchParams.set(key, String(value));
+    const headers = requestHeaders(accept, body !== undefined, call.headers, options.headers);
     const timer = new AbortController();
     const timeoutId = setTimeout(
       () => timer.abort(new DOMException(`no response within ${timeout} ms`, 'TimeoutError')),
       timeout,
     );
     const done = () => clearTimeout(timeoutId);
-    const init: RequestInit = {
-      method: call.method,
-      headers: this.#headersFor(accept, body !== undefined, call.headers, options.headers),
-      signal: options.signal ? AbortSignal.any([options.signal, timer.signal]) : timer.signal,
-      ...(body === undefined ? {} : { body }),
-    };
-    const fetch = this.#settings.fetch ?? globalThis.fetch;
+    const signal = options.signal ? AbortSignal.any([options.signal, timer.signal]) : timer.signal;
+    const init: KyOptions = { method: call.method, signal };
+    if (headers) init.headers = headers;
+    if (body !== undefined) init.body = body;
+    if (call.query) init.searchParams = definedOnly(call.query);
+    const hooks = options.hooks;
+    if (hooks?.beforeRequest || hooks?.afterResponse) {
+      init.hooks = { beforeRequest: hooks.beforeRequest ?? [], afterResponse: hooks.afterResponse ?? [] };
+      if (hooks.afterResponse?.length) init.retry = HOOK_RETRY;
+    }
     const started = performance.now();
     try {
       options.signal?.throwIfAborted();
-      const response = await fetch(url, init);
-      return { response, started, timeout, done };
+      const response = await this.#ky(call.path, init);
+      if (isRedirect(response)) {
+        response.body?.cancel().catch(() => {});
+        throw new RedirectError(response.status, response.headers.get('location') ?? '');
+      }
+      return { response, started, timeout, done, signal };
     } catch (error) {
       done();
-      throw fetchFailure(error, options.signal, timeout);
+      throw this.#fail(fetchFailure(error, options.signal, timeout), options);
     }
   }
+}
+
+/** A 3xx, or what a browser shows of one under `redirect: 'manual'` (an opaque redirect, status 0). */
+function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+}
+
+/**
+ * A call's own headers over the client's (set on the ky instance): checked first, so that a value fetch would
+ * refuse, or that would split the request, is a `ValidationError` before anything is sent.
+ */
+function requestHeaders(
+  accept: string,
+  json: boolean,
+  own: Record<string, string> | undefined,
+  extra: Record<string, string> | undefined,
+): Headers | undefined {
+  for (const name in own)
+    checkHeader(name === 'idempotency-key' ? 'idempotencyKey' : 'headers', name, own[name]);
+  checkHeaders('headers', extra);
+  if (accept === 'application/json' && !json && !own && !extra) return undefined;
+  const headers = new Headers();
+  if (accept !== 'application/json') headers.set('accept', accept);
+  if (json) headers.set('content-type', 'application/json');
+  for (const more of [own, extra]) for (const name in more) headers.set(name, more[name] as string);
+  return headers;
 }
 
 /**
@@ -184,12 +278,17 @@ function serialize(body: unknown): string {
 }
 
 /** The body as JSON when it parses, as text otherwise, `undefined` when empty. */
-async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
+function parseBody(text: string): unknown {
   if (!text) return undefined;
   try {
     return JSON.parse(text);
   } catch {
     return text;
   }
+}
+
+function definedOnly(query: Record<string, string | number | boolean | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) out[key] = String(value);
+  return out;
 }

@@ -1,0 +1,52 @@
+import { ResponseTooLargeError } from '../errors.js';
+
+/**
+ * Default `maxResponseBytes`: 32 MiB. The largest legal response is a page of 200 skills whose 12,000-character
+ * instructions are all JSON-escaped control characters (6 bytes each): about 14.4 MB with the other fields,
+ * so more than twice that fits.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The body as text, read chunk by chunk and stopped with `ResponseTooLargeError` once it passes `limit`
+ * decoded bytes (what fetch hands over after decompression, so a compression bomb counts in full). `signal`
+ * cancels the read itself: a fetch made with a `Request` can lose its abort after a GC.
+ */
+export async function readText(response: Response, limit: number, signal: AbortSignal): Promise<string> {
+  const body = response.body;
+  if (!body) return '';
+  const reader = body.getReader();
+  const onAbort = () => reader.cancel(signal.reason).catch(() => {});
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        reader.cancel().catch(() => {});
+        throw new ResponseTooLargeError(limit);
+      }
+      chunks.push(value);
+    }
+    signal.throwIfAborted();
+    return decode(chunks, size);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+const decoder = new TextDecoder();
+
+function decode(chunks: Uint8Array[], size: number): string {
+  if (chunks.length === 1) return decoder.decode(chunks[0]);
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return decoder.decode(all);
+}

@@ -1,0 +1,43 @@
+import type { AfterResponseHook, BeforeRequestHook } from 'ky';
+import type { ConvoError } from '../errors.js';
+import type { RetryInfo } from './retry.js';
+
+/** Runs before each retry the SDK makes, with what `onRetry` gets: the error, the attempt, the delay. */
+export type BeforeRetryHook = (state: RetryInfo) => void;
+
+/** Runs on each error of an HTTP exchange, before the SDK acts on it; a returned error replaces it. */
+export type BeforeErrorHook = (state: { error: ConvoError }) => ConvoError | undefined;
+
+/**
+ * Integrator hooks, named as in ky. `beforeRequest` and `afterResponse` are ky's own and see every `Request`
+ * and `Response` (the stream's too); `beforeRetry` and `beforeError` follow the SDK's retries and errors.
+ */
+export interface Hooks {
+  /** ky's `beforeRequest`: change the `Request` before it leaves (a tracing header), or answer it yourself. */
+  beforeRequest?: BeforeRequestHook[] | undefined;
+  /** ky's `afterResponse`: read each `Response`, or return another one (such as one re-sent after a 401). */
+  afterResponse?: AfterResponseHook[] | undefined;
+  /** Before each retry, after `onRetry`. */
+  beforeRetry?: BeforeRetryHook[] | undefined;
+  /** On each failed exchange; may return a replacement `ConvoError`. */
+  beforeError?: BeforeErrorHook[] | undefined;
+}
+
+/** `onRetry` followed by the `beforeRetry` hooks, as one callback. */
+export function withBeforeRetry(
+  onRetry: ((info: RetryInfo) => void) | undefined,
+  hooks: BeforeRetryHook[] | undefined,
+): ((info: RetryInfo) => void) | undefined {
+  if (!hooks?.length) return onRetry;
+  return (info) => {
+    onRetry?.(info);
+    for (const hook of hooks) hook(info);
+  };
+}
+
+/** `error` passed through the `beforeError` hooks. */
+export function runBeforeError(error: ConvoError, hooks: BeforeErrorHook[] | undefined): ConvoError {
+  let current = error;
+  for (const hook of hooks ?? []) current = hook({ error: current }) ?? current;
+  return current;
+}
