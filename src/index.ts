@@ -63,13 +63,23 @@ export {
   AbortError,
   ApiError,
   type ApiErrorInit,
+  AuthenticationError,
+  ConflictError,
   ConnectionError,
   ConvoError,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  RedirectError,
+  ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
   ValidationError,
   type ValidationIssue,
 } from './errors.js';
+export { ApiPromise, type WithResponse } from './http/api-promise.js';
+export type { BeforeErrorHook, BeforeRetryHook, Hooks } from './http/hooks.js';
 export { Page, PagePromise } from './http/page.js';
 export type { RetryInfo } from './http/retry.js';
 export type { Logger, RequestOptions } from './http/transport.js';

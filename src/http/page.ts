@@ -1,5 +1,6 @@
 import type { Meta } from '../contract/envelope.js';
 import { ResponseValidationError } from '../errors.js';
+import type { WithResponse } from './api-promise.js';
 
 /** One page of a list, async-iterable over every item of this page and the ones after it. */
 export class Page<T> implements AsyncIterable<T> {
@@ -58,16 +59,22 @@ export class Page<T> implements AsyncIterable<T> {
 export class PagePromise<T> implements Promise<Page<T>>, AsyncIterable<T> {
   /** Tag shown by `Object.prototype.toString`. */
   readonly [Symbol.toStringTag] = 'PagePromise';
-  #loading: Promise<Page<T>> | undefined;
-  readonly #load: () => Promise<Page<T>>;
+  #loading: Promise<WithResponse<Page<T>>> | undefined;
+  readonly #load: () => Promise<WithResponse<Page<T>>>;
 
-  constructor(load: () => Promise<Page<T>>) {
+  /** @internal */
+  constructor(load: () => Promise<WithResponse<Page<T>>>) {
     this.#load = load;
   }
 
-  #first(): Promise<Page<T>> {
+  /** The first page with its raw response and request id (sends the request if not sent yet). */
+  withResponse(): Promise<WithResponse<Page<T>>> {
     this.#loading ??= this.#load();
     return this.#loading;
+  }
+
+  #first(): Promise<Page<T>> {
+    return this.withResponse().then((first) => first.data);
   }
 
   // biome-ignore lint/suspicious/noThenProperty: a PagePromise is awaited like a promise on purpose.

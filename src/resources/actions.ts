@@ -16,6 +16,7 @@ import {
   RespondPlanSchema,
 } from '../contract/interactions.js';
 import { ApiError, ConnectionError, type ConvoError, TimeoutError } from '../errors.js';
+import type { ApiPromise } from '../http/api-promise.js';
 import { outageNeverLeft, type RetryRule } from '../http/retry.js';
 import type { RequestOptions } from '../http/transport.js';
 import { checkInput } from '../validate.js';
@@ -54,12 +55,12 @@ const ANSWER_SCHEMAS: Record<AnswerEndpoint, z.ZodMiniType<unknown>> = {
 /** `client.actions`: one raw method per answer endpoint (4.5, 4.6), for callers holding an action id. */
 export class Actions extends Resource {
   /** Answers a `tool_approval`: one decision per asked tool. */
-  approveTool(chatId: string, body: ApproveToolBody, options?: RequestOptions): Promise<ActionResult> {
+  approveTool(chatId: string, body: ApproveToolBody, options?: RequestOptions): ApiPromise<ActionResult> {
     return this.answer(chatId, 'approve-tool', body, options);
   }
 
   /** Answers a `plan_approval`: `approve` or `reject`. */
-  respondPlan(chatId: string, body: RespondPlanBody, options?: RequestOptions): Promise<ActionResult> {
+  respondPlan(chatId: string, body: RespondPlanBody, options?: RequestOptions): ApiPromise<ActionResult> {
     return this.answer(chatId, 'respond-plan', body, options);
   }
 
@@ -68,49 +69,53 @@ export class Actions extends Resource {
     chatId: string,
     body: RespondElicitationBody,
     options?: RequestOptions,
-  ): Promise<ActionResult> {
+  ): ApiPromise<ActionResult> {
     return this.answer(chatId, 'respond-elicitation', body, options);
   }
 
   /** Cancels an `auth_required` pause: the model continues without that tool. */
-  cancelAuth(chatId: string, body: CancelAuthBody, options?: RequestOptions): Promise<ActionResult> {
+  cancelAuth(chatId: string, body: CancelAuthBody, options?: RequestOptions): ApiPromise<ActionResult> {
     return this.answer(chatId, 'cancel-auth', body, options);
   }
 
   /** Cancels the chat's running turn (or, with `action_id`, the turn of that interaction). Idempotent. */
-  async cancel(chatId: string, body: CancelBody = {}, options?: RequestOptions): Promise<CancelResult> {
-    const path = `chats/${chatPath(chatId)}/actions/cancel`;
-    checkInput(CancelSchema, body);
-    const call = {
-      method: 'POST',
-      path,
-      body,
-      schema: CancelResultSchema,
-      retry: cancelRepeatable,
-      options,
-    } as const;
-    return (await this.transport.request(call)).data;
+  cancel(chatId: string, body: CancelBody = {}, options?: RequestOptions): ApiPromise<CancelResult> {
+    return this.call(async () => {
+      const path = `chats/${chatPath(chatId)}/actions/cancel`;
+      checkInput(CancelSchema, body);
+      const call = {
+        method: 'POST',
+        path,
+        body,
+        schema: CancelResultSchema,
+        retry: cancelRepeatable,
+        options,
+      } as const;
+      return this.transport.request(call);
+    });
   }
 
   /** @internal Sends an answer, repeating what 7.5 allows but never after `until` (the interaction's deadline). */
-  async answer(
+  answer(
     chatId: string,
     endpoint: AnswerEndpoint,
     body: unknown,
     options: RequestOptions | undefined,
     until?: number,
-  ): Promise<ActionResult> {
-    const path = `chats/${chatPath(chatId)}/actions/${endpoint}`;
-    checkInput(ANSWER_SCHEMAS[endpoint], body);
-    const call = {
-      method: 'POST',
-      path,
-      body,
-      schema: ActionResultSchema,
-      retry: answerRepeatable,
-      options,
-      until,
-    } as const;
-    return (await this.transport.request(call)).data;
+  ): ApiPromise<ActionResult> {
+    return this.call(async () => {
+      const path = `chats/${chatPath(chatId)}/actions/${endpoint}`;
+      checkInput(ANSWER_SCHEMAS[endpoint], body);
+      const call = {
+        method: 'POST',
+        path,
+        body,
+        schema: ActionResultSchema,
+        retry: answerRepeatable,
+        options,
+        until,
+      } as const;
+      return this.transport.request(call);
+    });
   }
 }

@@ -15,6 +15,7 @@ import {
 } from '../contract/chat.js';
 import type { PageQuery } from '../contract/page.js';
 import { type Message, MessageSchema } from '../contract/turn.js';
+import type { ApiPromise } from '../http/api-promise.js';
 import type { PagePromise } from '../http/page.js';
 import { outageNeverLeft, repeatable } from '../http/retry.js';
 import type { RequestOptions } from '../http/transport.js';
@@ -33,46 +34,52 @@ export class Chats extends Resource {
   }
 
   /** Creates an empty chat. */
-  async create(body: ChatCreate = {}, options?: RequestOptions): Promise<Chat> {
-    checkInput(ChatCreateSchema, body);
-    const call = {
-      method: 'POST',
-      path: 'chats',
-      body,
-      schema: ChatSchema,
-      retry: outageNeverLeft,
-      options,
-    } as const;
-    return (await this.transport.request(call)).data;
+  create(body: ChatCreate = {}, options?: RequestOptions): ApiPromise<Chat> {
+    return this.call(async () => {
+      checkInput(ChatCreateSchema, body);
+      const call = {
+        method: 'POST',
+        path: 'chats',
+        body,
+        schema: ChatSchema,
+        retry: outageNeverLeft,
+        options,
+      } as const;
+      return this.transport.request(call);
+    });
   }
 
   /** One chat. */
-  async get(chatId: string, options?: RequestOptions): Promise<Chat> {
-    const path = `chats/${chatPath(chatId)}`;
-    return (
-      await this.transport.request({ method: 'GET', path, schema: ChatSchema, retry: repeatable, options })
-    ).data;
+  get(chatId: string, options?: RequestOptions): ApiPromise<Chat> {
+    return this.call(async () => {
+      const path = `chats/${chatPath(chatId)}`;
+      return this.transport.request({ method: 'GET', path, schema: ChatSchema, retry: repeatable, options });
+    });
   }
 
   /** Renames a chat or sets its favorite flag. */
-  async update(chatId: string, body: ChatUpdate, options?: RequestOptions): Promise<Chat> {
-    const path = `chats/${chatPath(chatId)}`;
-    checkInput(ChatUpdateSchema, body);
-    const call = { method: 'PATCH', path, body, schema: ChatSchema, retry: repeatable, options } as const;
-    return (await this.transport.request(call)).data;
+  update(chatId: string, body: ChatUpdate, options?: RequestOptions): ApiPromise<Chat> {
+    return this.call(async () => {
+      const path = `chats/${chatPath(chatId)}`;
+      checkInput(ChatUpdateSchema, body);
+      const call = { method: 'PATCH', path, body, schema: ChatSchema, retry: repeatable, options } as const;
+      return this.transport.request(call);
+    });
   }
 
   /** Deletes a chat (softly, for the API and the application alike); returns `{ id, deleted: true }`. */
-  async delete(chatId: string, options?: RequestOptions): Promise<ChatDeleted> {
-    const path = `chats/${chatPath(chatId)}`;
-    const call = {
-      method: 'DELETE',
-      path,
-      schema: ChatDeletedSchema,
-      retry: outageNeverLeft,
-      options,
-    } as const;
-    return (await this.transport.request(call)).data;
+  delete(chatId: string, options?: RequestOptions): ApiPromise<ChatDeleted> {
+    return this.call(async () => {
+      const path = `chats/${chatPath(chatId)}`;
+      const call = {
+        method: 'DELETE',
+        path,
+        schema: ChatDeletedSchema,
+        retry: outageNeverLeft,
+        options,
+      } as const;
+      return this.transport.request(call);
+    });
   }
 
   /** The chat's turns in chronological order, each with its `prompt` and `created_at`. */
@@ -81,15 +88,17 @@ export class Chats extends Resource {
   }
 
   /** Models, permission modes, and the libraries, skills and connectors the credential's scopes allow. */
-  async catalog(options?: RequestOptions): Promise<Catalog> {
-    const call = {
-      method: 'GET',
-      path: 'chat/catalog',
-      schema: CatalogSchema,
-      retry: repeatable,
-      options,
-    } as const;
-    return (await this.transport.request(call)).data;
+  catalog(options?: RequestOptions): ApiPromise<Catalog> {
+    return this.call(async () => {
+      const call = {
+        method: 'GET',
+        path: 'chat/catalog',
+        schema: CatalogSchema,
+        retry: repeatable,
+        options,
+      } as const;
+      return this.transport.request(call);
+    });
   }
 }
 

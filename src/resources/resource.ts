@@ -1,9 +1,10 @@
 import type * as z from 'zod/mini';
 import type { PageQuery } from '../contract/page.js';
 import { PageQuerySchema } from '../contract/page.js';
+import { ApiPromise } from '../http/api-promise.js';
 import { Page, PagePromise } from '../http/page.js';
 import { repeatable } from '../http/retry.js';
-import type { RequestOptions, Transport } from '../http/transport.js';
+import type { RequestOptions, Result, Transport } from '../http/transport.js';
 import { checkInput } from '../validate.js';
 
 /** Base of the namespaces: a thin layer of one method per endpoint over the shared transport. */
@@ -24,8 +25,8 @@ export abstract class Resource {
     options: RequestOptions | undefined,
   ): PagePromise<T> {
     checkInput(PageQuerySchema, { page: query.page, size: query.size });
-    const load = async (page: number): Promise<Page<T>> => {
-      const { data, meta } = await this.transport.request({
+    const fetch = async (page: number) => {
+      const { data, meta, response } = await this.transport.request({
         method: 'GET',
         path,
         query: { ...query, page },
@@ -33,8 +34,14 @@ export abstract class Resource {
         retry: repeatable,
         options,
       });
-      return new Page(data, meta, load);
+      return { data: new Page(data, meta, load), response, requestId: meta.request_id };
     };
-    return new PagePromise(() => load(query.page ?? 1));
+    const load = async (page: number): Promise<Page<T>> => (await fetch(page)).data;
+    return new PagePromise(() => fetch(query.page ?? 1));
+  }
+
+  /** Runs `send` (checks, then one call) as an `ApiPromise`: a check that throws rejects it. */
+  protected call<T>(send: () => Promise<Result<T>>): ApiPromise<T> {
+    return new ApiPromise(send());
   }
 }

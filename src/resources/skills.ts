@@ -11,6 +11,7 @@ import {
   type SkillUpdate,
   SkillUpdateSchema,
 } from '../contract/skill.js';
+import type { ApiPromise } from '../http/api-promise.js';
 import type { PagePromise } from '../http/page.js';
 import { outageNeverLeft, repeatable } from '../http/retry.js';
 import type { RequestOptions } from '../http/transport.js';
@@ -27,68 +28,73 @@ export class Skills extends Resource {
   }
 
   /** Creates a skill (checked against every rule of 4.1 before sending). */
-  async create(body: SkillCreate, options?: RequestOptions): Promise<Skill> {
-    checkInput(SkillCreateSchema, body);
-    const { data } = await this.transport.request({
-      method: 'POST',
-      path: 'skills',
-      body,
-      schema: SkillSchema,
-      retry: outageNeverLeft,
-      options,
+  create(body: SkillCreate, options?: RequestOptions): ApiPromise<Skill> {
+    return this.call(async () => {
+      checkInput(SkillCreateSchema, body);
+      return this.transport.request({
+        method: 'POST',
+        path: 'skills',
+        body,
+        schema: SkillSchema,
+        retry: outageNeverLeft,
+        options,
+      });
     });
-    return data;
   }
 
   /** One skill. */
-  async get(skillId: number, options?: RequestOptions): Promise<Skill> {
-    const { data } = await this.transport.request({
-      method: 'GET',
-      path: `skills/${skillPath(skillId)}`,
-      schema: SkillSchema,
-      retry: repeatable,
-      options,
+  get(skillId: number, options?: RequestOptions): ApiPromise<Skill> {
+    return this.call(async () => {
+      return this.transport.request({
+        method: 'GET',
+        path: `skills/${skillPath(skillId)}`,
+        schema: SkillSchema,
+        retry: repeatable,
+        options,
+      });
     });
-    return data;
   }
 
   /** Updates the fields sent; `level` cannot change. */
-  async update(skillId: number, body: SkillUpdate, options?: RequestOptions): Promise<Skill> {
-    const path = `skills/${skillPath(skillId)}`;
-    checkInput(SkillUpdateSchema, body);
-    const { data } = await this.transport.request({
-      method: 'PATCH',
-      path,
-      body,
-      schema: SkillSchema,
-      retry: repeatable,
-      options,
+  update(skillId: number, body: SkillUpdate, options?: RequestOptions): ApiPromise<Skill> {
+    return this.call(async () => {
+      const path = `skills/${skillPath(skillId)}`;
+      checkInput(SkillUpdateSchema, body);
+      return this.transport.request({
+        method: 'PATCH',
+        path,
+        body,
+        schema: SkillSchema,
+        retry: repeatable,
+        options,
+      });
     });
-    return data;
   }
 
   /** Flips `is_active` and returns the skill. Not repeated on a lost response: a second flip undoes the first. */
-  async toggle(skillId: number, options?: RequestOptions): Promise<Skill> {
-    const { data } = await this.transport.request({
-      method: 'PATCH',
-      path: `skills/${skillPath(skillId)}/toggle`,
-      schema: SkillSchema,
-      retry: outageNeverLeft,
-      options,
+  toggle(skillId: number, options?: RequestOptions): ApiPromise<Skill> {
+    return this.call(async () => {
+      return this.transport.request({
+        method: 'PATCH',
+        path: `skills/${skillPath(skillId)}/toggle`,
+        schema: SkillSchema,
+        retry: outageNeverLeft,
+        options,
+      });
     });
-    return data;
   }
 
   /** Deletes a skill (softly); returns `{ id }`. */
-  async delete(skillId: number, options?: RequestOptions): Promise<SkillDeleted> {
-    const { data } = await this.transport.request({
-      method: 'DELETE',
-      path: `skills/${skillPath(skillId)}`,
-      schema: SkillDeletedSchema,
-      retry: outageNeverLeft,
-      options,
+  delete(skillId: number, options?: RequestOptions): ApiPromise<SkillDeleted> {
+    return this.call(async () => {
+      return this.transport.request({
+        method: 'DELETE',
+        path: `skills/${skillPath(skillId)}`,
+        schema: SkillDeletedSchema,
+        retry: outageNeverLeft,
+        options,
+      });
     });
-    return data;
   }
 }
 
