@@ -30,7 +30,9 @@ export function fetchFailure(
     return new TimeoutError(`no response within ${timeoutMs} ms`);
   }
   // Keep only the low-level cause: a wrapping error may hold the request, and with it the credential.
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  // ky wraps fetch's own TypeError in a NetworkError: look through it.
+  const raw = error instanceof Error && error.name === 'NetworkError' ? error.cause : error;
+  const cause = raw instanceof Error && raw.cause instanceof Error ? raw.cause : raw;
   const reason = cause instanceof Error ? cause.message : String(cause);
   return new ConnectionError(`the connection failed: ${reason}${inBrowser() ? BROWSER_HINT : ''}`, { cause });
 }

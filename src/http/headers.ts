@@ -11,14 +11,14 @@ const BAD_VALUE = /[\0\r\n]|[^\0-\xff]/;
  */
 export function checkHeader(field: string, name: string, value: unknown): void {
   if (!NAME.test(name)) throw headerError(field, 'is not a valid header name');
-  if (typeof value !== 'string') throw headerError(`${field}.${name}`, 'must be a string');
+  if (typeof value !== 'string') throw headerError(field, 'must be a string');
   if (BAD_VALUE.test(value))
-    throw headerError(`${field}.${name}`, 'must not hold CR, LF, NUL or characters outside Latin-1');
+    throw headerError(field, 'must not hold CR, LF, NUL or characters outside Latin-1');
 }
 
-/** Checks every header of `headers` (see `checkHeader`). */
-export function checkHeaders(field: string, headers: Record<string, string> | undefined): void {
-  for (const name in headers) checkHeader(field, name, headers[name]);
+/** Checks every header of `headers`, each named `<prefix>.<name>` (see `checkHeader`). */
+export function checkHeaders(prefix: string, headers: Record<string, string> | undefined): void {
+  for (const name in headers) checkHeader(`${prefix}.${name}`, name, headers[name]);
 }
 
 function headerError(field: string, message: string): ValidationError {
