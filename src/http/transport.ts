@@ -226,6 +226,9 @@ export class Transport {
     try {
       options.signal?.throwIfAborted();
       const response = await this.#ky(call.path, init);
+      // An injected fetch (or a hook) may hand back anything.
+      if (!(response instanceof Response))
+        throw new TypeError('the fetch resolved to something not a Response');
       if (isRedirect(response)) {
         response.body?.cancel().catch(() => {});
         throw new RedirectError(response.status, response.headers.get('location') ?? '');
