@@ -1,4 +1,4 @@
-import ky, { type KyInstance, type Options as KyOptions } from 'ky';
+import type { KyInstance, Options as KyOptions } from 'ky';
 import type * as z from 'zod/mini';
 import { EnvelopeSchema, type Meta } from '../contract/envelope.js';
 import { type ConvoError, RedirectError, ValidationError } from '../errors.js';
@@ -71,6 +71,12 @@ export interface Result<T> {
   response: Response;
 }
 
+/**
+ * ky, loaded with the first request of any client: a browser app then loads its 9 KB (gzipped) in a chunk of
+ * its own, after the page, and a Node process that never sends a request does not parse it.
+ */
+let loadKy: Promise<typeof import('ky')> | undefined;
+
 /** ky's retry for a client with `afterResponse` hooks: none of its own, but a hook may re-send once. */
 const HOOK_RETRY = { limit: 1, methods: [], statusCodes: [], afterStatusCodes: [], retryOnTimeout: false };
 
@@ -82,7 +88,8 @@ const HOOK_RETRY = { limit: 1, methods: [], statusCodes: [], afterStatusCodes: [
 export class Transport {
   readonly #settings: TransportSettings;
   readonly #base: URL;
-  readonly #ky: KyInstance;
+  /** The client's ky instance, built once, with the first request. */
+  #ky: KyInstance | undefined;
   /** Whether any call succeeded: until one did, a 404 says which URL it tried (a wrong `baseUrl` is likely). */
   #reached = false;
 
@@ -90,22 +97,6 @@ export class Transport {
     this.#settings = settings;
     const base = settings.baseUrl.endsWith('/') ? settings.baseUrl : `${settings.baseUrl}/`;
     this.#base = new URL('api/v1/', base);
-    const headers = new Headers(settings.headers);
-    headers.set('authorization', `Bearer ${settings.token}`);
-    headers.set('accept', 'application/json');
-    const hooks = settings.hooks;
-    const fetch = settings.fetch;
-    this.#ky = ky.create({
-      baseUrl: this.#base,
-      headers,
-      retry: hooks?.afterResponse?.length ? HOOK_RETRY : 0,
-      throwHttpErrors: false,
-      timeout: false,
-      redirect: 'manual',
-      hooks: { beforeRequest: hooks?.beforeRequest ?? [], afterResponse: hooks?.afterResponse ?? [] },
-      // Called as a plain function (ky calls it as a method), so that a detached `window.fetch` works.
-      ...(fetch ? { fetch: (input: Request | URL | string, init?: RequestInit) => fetch(input, init) } : {}),
-    });
   }
 
   /** Sends `call`, repeating it where its rule allows, and returns its validated result. */
@@ -178,6 +169,29 @@ export class Transport {
     return { data: data.data, meta: envelope.data.meta, response };
   }
 
+  /** Builds the client's ky instance; ky's own retry, timeout, redirects and status errors are off. */
+  async #create(): Promise<KyInstance> {
+    const { default: ky } = await (loadKy ??= import('ky'));
+    const settings = this.#settings;
+    const headers = new Headers(settings.headers);
+    headers.set('authorization', `Bearer ${settings.token}`);
+    headers.set('accept', 'application/json');
+    const hooks = settings.hooks;
+    const fetch = settings.fetch;
+    this.#ky ??= ky.create({
+      baseUrl: this.#base,
+      headers,
+      retry: hooks?.afterResponse?.length ? HOOK_RETRY : 0,
+      throwHttpErrors: false,
+      timeout: false,
+      redirect: 'manual',
+      hooks: { beforeRequest: hooks?.beforeRequest ?? [], afterResponse: hooks?.afterResponse ?? [] },
+      // Called as a plain function (ky calls it as a method), so that a detached `window.fetch` works.
+      ...(fetch ? { fetch: (input: Request | URL | string, init?: RequestInit) => fetch(input, init) } : {}),
+    });
+    return this.#ky;
+  }
+
   #maxBytes(options: RequestOptions | undefined): number {
     return options?.maxResponseBytes ?? this.#settings.maxResponseBytes;
   }
@@ -225,7 +239,7 @@ export class Transport {
     const started = performance.now();
     try {
       options.signal?.throwIfAborted();
-      const response = await this.#ky(call.path, init);
+      const response = await (this.#ky ?? (await this.#create()))(call.path, init);
       // An injected fetch (or a hook) may hand back anything.
       if (!(response instanceof Response))
         throw new TypeError('the fetch resolved to something not a Response');
