@@ -119,7 +119,7 @@ async function main() {
       );
       for (const chunk of r.lazy)
         console.log(`  loaded on demand: ${chunk.packages.join(' + ')} ${kb(chunk.gzip)} gzipped`);
-      const whole = r.whole <= r.maxWholeGzip ? 'ok' : 'OVER BUDGET';
+      const whole = r.whole <= r.maxWholeGzip ? 'ok' : 'over budget (reported, not enforced yet)';
       console.log(
         `  one file, without code splitting: ${kb(r.whole)} gzipped, budget ${kb(r.maxWholeGzip)}: ${whole}`,
       );
