@@ -1,6 +1,6 @@
 import { readEnv } from './env.js';
 import { ValidationError } from './errors.js';
-import type { RetryInfo } from './http/retry.js';
+import type { RetryInfo } from './http/policy-run.js';
 import { type Logger, Transport } from './http/transport.js';
 import { Actions } from './resources/actions.js';
 import { Chats } from './resources/chats.js';
@@ -23,6 +23,8 @@ export interface ClientOptions {
   retryDelay?: { min?: number; max?: number };
   /** Called before each retry. */
   onRetry?: (info: RetryInfo) => void;
+  /** Longest `Retry-After` to honour, in ms (default 60,000): a server asking for longer gets the error at once. */
+  maxRetryAfter?: number | undefined;
   /** Headers sent with every request. */
   headers?: Record<string, string>;
   /** Where to log requests and recoveries; nothing is logged without one. */
@@ -63,6 +65,7 @@ export class Client {
         maxRetries: options.maxRetries ?? 2,
         minDelayMs: options.retryDelay?.min ?? 500,
         maxDelayMs: options.retryDelay?.max ?? 8_000,
+        maxRetryAfterMs: options.maxRetryAfter ?? 60_000,
         onRetry: options.onRetry,
       },
     });

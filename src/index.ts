@@ -71,7 +71,7 @@ export {
   type ValidationIssue,
 } from './errors.js';
 export { Page, PagePromise } from './http/page.js';
-export type { RetryInfo } from './http/retry.js';
+export type { RetryInfo } from './http/policy-run.js';
 export type { Logger, RequestOptions } from './http/transport.js';
 export { type AnswerContext, BaseInteraction, InteractionExpiredError } from './interactions/interaction.js';
 export {

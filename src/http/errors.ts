@@ -9,6 +9,7 @@ import {
   ResponseValidationError,
   TimeoutError,
 } from '../errors.js';
+import { parseRetryAfter } from './retry-after.js';
 
 /** Maps what fetch threw to the SDK's error classes. */
 export function fetchFailure(
@@ -51,6 +52,7 @@ export function apiFailure(status: number, body: unknown, retryAfter: string | n
         data: undefined,
         requestId: undefined,
         errorDetails: undefined,
+        retryAfterMs: parseRetryAfter(retryAfter),
       });
     }
     return schemaFailure(parsed.error, body, status);
@@ -64,7 +66,7 @@ export function apiFailure(status: number, body: unknown, retryAfter: string | n
     data,
     requestId: meta?.request_id,
     errorDetails: meta?.error_details,
-    retryAfterMs: retryAfterMs(retryAfter),
+    retryAfterMs: parseRetryAfter(retryAfter),
   });
 }
 
@@ -79,13 +81,4 @@ export function schemaFailure(
   const field = first?.field === '(body)' ? '' : (first?.field ?? '');
   const path = [prefix, field].filter(Boolean).join('.');
   return new ResponseValidationError(first?.message ?? 'is invalid', { path, body, status });
-}
-
-/** `Retry-After` in milliseconds: delta-seconds or an HTTP date. */
-export function retryAfterMs(header: string | null): number | undefined {
-  if (!header) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }

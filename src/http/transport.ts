@@ -3,7 +3,8 @@ import { EnvelopeSchema, type Meta } from '../contract/envelope.js';
 import { ValidationError } from '../errors.js';
 import { apiFailure, fetchFailure, schemaFailure } from './errors.js';
 import { hotSchema } from './hot-schema.js';
-import { type RetryRule, type RetrySettings, withRetries } from './retry.js';
+import type { OperationKind } from './policy.js';
+import { type RetrySettings, retrying } from './policy-run.js';
 
 /** Where log lines go; every method optional. Lines carry no credential and no body. */
 export interface Logger {
@@ -23,6 +24,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Further attempts after the first, where the contract allows one; overrides the client's `maxRetries`. */
   maxRetries?: number;
+  /** Longest `Retry-After` to honour, in ms; overrides the client's `maxRetryAfter`. */
+  maxRetryAfter?: number | undefined;
 }
 
 /** The settings a transport runs with. */
@@ -32,7 +35,7 @@ export interface TransportSettings {
   fetch: ((input: Request | URL | string, init?: RequestInit) => Promise<Response>) | undefined;
   timeout: number;
   headers: Record<string, string>;
-  retry: RetrySettings;
+  retry: Omit<RetrySettings, 'timeoutMs'>;
   logger: Logger | undefined;
 }
 
@@ -45,8 +48,8 @@ export interface Call<T> {
   body?: unknown;
   /** Schema of `data`. */
   schema: z.ZodMiniType<T>;
-  /** Which failures may be repeated. */
-  retry: RetryRule;
+  /** What the call is, for the retry policy. */
+  kind: OperationKind;
   headers?: Record<string, string> | undefined;
   options?: RequestOptions | undefined;
   /** No retry starts after this time (epoch ms), such as an interaction's deadline. */
@@ -72,9 +75,13 @@ export class Transport {
 
   /** Sends `call`, repeating it where its rule allows, and returns its validated result. */
   request<T>(call: Call<T>): Promise<Result<T>> {
-    const settings = this.retrySettings(call.options);
     const attempt = (n: number) => this.attempt(call, n);
-    return withRetries(attempt, call.retry, settings, call.options?.signal, call.until);
+    return retrying(attempt, {
+      kind: call.kind,
+      settings: this.retrySettings(call.options),
+      signal: call.options?.signal,
+      deadline: call.until,
+    });
   }
 
   /** The client's logger, if it has one. */
@@ -82,14 +89,19 @@ export class Transport {
     return this.#settings.logger;
   }
 
-  /** The client's retry settings, with a request's own `maxRetries` applied. */
+  /** The client's retry settings, with a request's own `maxRetries`, `maxRetryAfter` and `timeout` applied. */
   retrySettings(options: RequestOptions | undefined): RetrySettings {
-    const maxRetries = options?.maxRetries;
-    return maxRetries === undefined ? this.#settings.retry : { ...this.#settings.retry, maxRetries };
+    const retry = this.#settings.retry;
+    return {
+      ...retry,
+      maxRetries: options?.maxRetries ?? retry.maxRetries,
+      maxRetryAfterMs: options?.maxRetryAfter ?? retry.maxRetryAfterMs,
+      timeoutMs: options?.timeout ?? this.#settings.timeout,
+    };
   }
 
   /** Sends `call` once and returns the raw response (2xx), for callers that read the body themselves. */
-  async open(call: Omit<Call<unknown>, 'schema' | 'retry'>, accept: string): Promise<Response> {
+  async open(call: Omit<Call<unknown>, 'schema' | 'kind'>, accept: string): Promise<Response> {
     const { response, done } = await this.#send(call, accept);
     if (!response.ok) {
       const body = await readBody(response).finally(done);
@@ -138,7 +150,7 @@ export class Transport {
    * Sends `call` once. The timeout runs until `done()` is called, so that it also covers reading a JSON
    * body. The fetch gets a URL and init, never a `Request`: undici holds a `Request`'s signal only weakly.
    */
-  async #send(call: Omit<Call<unknown>, 'schema' | 'retry'>, accept: string) {
+  async #send(call: Omit<Call<unknown>, 'schema' | 'kind'>, accept: string) {
     const options = call.options ?? {};
     const timeout = options.timeout ?? this.#settings.timeout;
     const body = call.body === undefined ? undefined : serialize(call.body);

@@ -15,31 +15,12 @@ import {
   type RespondPlanBody,
   RespondPlanSchema,
 } from '../contract/interactions.js';
-import { ApiError, ConnectionError, type ConvoError, TimeoutError } from '../errors.js';
-import { outageNeverLeft, type RetryRule } from '../http/retry.js';
+import { ApiError, ConnectionError, TimeoutError } from '../errors.js';
+import { retrying } from '../http/policy-run.js';
 import type { RequestOptions } from '../http/transport.js';
 import { checkInput } from '../validate.js';
 import { chatPath } from './chats.js';
 import { Resource } from './resource.js';
-
-/**
- * Answers that may be sent again (7.5): the decision never left (`retry_action: retry`), the interaction
- * backend is down, or no response came back. An interaction is resolved once (3.3), so a resend of an
- * answer that did arrive gets 409 `api_v1_action_not_pending` and changes nothing. Never 404, 409, or a
- * 503 whose outcome is unknown (`check_status`): that one is followed on the stream or in the message
- * listing instead.
- */
-export const answerRepeatable: RetryRule = (error: ConvoError) =>
-  error instanceof ConnectionError ||
-  error instanceof TimeoutError ||
-  outageNeverLeft(error) ||
-  (error instanceof ApiError && error.code === 'api_v1_interaction_backend_unavailable');
-
-/** Cancelling is idempotent (4.6): a lost response, or a cancellation that could not be delivered, is repeated. */
-const cancelRepeatable: RetryRule = (error: ConvoError) =>
-  error instanceof ConnectionError ||
-  outageNeverLeft(error) ||
-  (error instanceof ApiError && error.status === 502 && error.code === 'api_v1_core_unavailable');
 
 /** The answer endpoints of 4.5. */
 export type AnswerEndpoint = 'approve-tool' | 'respond-plan' | 'respond-elicitation' | 'cancel-auth';
@@ -86,13 +67,18 @@ export class Actions extends Resource {
       path,
       body,
       schema: CancelResultSchema,
-      retry: cancelRepeatable,
+      kind: 'cancel',
       options,
     } as const;
     return (await this.transport.request(call)).data;
   }
 
-  /** @internal Sends an answer, repeating what 7.5 allows but never after `until` (the interaction's deadline). */
+  /**
+   * @internal Sends an answer, repeating what 7.5 allows but never after `until` (the interaction's
+   * deadline). An interaction resolves once (3.3): when the SDK resent an answer whose response was lost,
+   * a 409 `api_v1_action_not_pending` to the resend means the lost send most likely applied, so it
+   * resolves as that send would have.
+   */
   async answer(
     chatId: string,
     endpoint: AnswerEndpoint,
@@ -102,15 +88,30 @@ export class Actions extends Resource {
   ): Promise<ActionResult> {
     const path = `chats/${chatPath(chatId)}/actions/${endpoint}`;
     checkInput(ANSWER_SCHEMAS[endpoint], body);
-    const call = {
-      method: 'POST',
-      path,
-      body,
-      schema: ActionResultSchema,
-      retry: answerRepeatable,
-      options,
-      until,
-    } as const;
-    return (await this.transport.request(call)).data;
+    const call = { method: 'POST', path, body, schema: ActionResultSchema, kind: 'answer', options } as const;
+    let lost = false;
+    const send = async (attempt: number): Promise<ActionResult> => {
+      try {
+        return (await this.transport.attempt(call, attempt)).data;
+      } catch (error) {
+        if (lost && error instanceof ApiError && error.is('api_v1_action_not_pending')) {
+          this.transport.logger?.warn?.(
+            'a resent answer found the interaction resolved: the lost send applied',
+            {
+              path,
+            },
+          );
+          return { action_id: (body as { action_id: string }).action_id, state: 'resolved' };
+        }
+        lost ||= error instanceof ConnectionError || error instanceof TimeoutError;
+        throw error;
+      }
+    };
+    return retrying(send, {
+      kind: 'answer',
+      settings: this.transport.retrySettings(options),
+      signal: options?.signal,
+      deadline: until,
+    });
   }
 }

@@ -16,7 +16,6 @@ import {
 import type { PageQuery } from '../contract/page.js';
 import { type Message, MessageSchema } from '../contract/turn.js';
 import type { PagePromise } from '../http/page.js';
-import { outageNeverLeft, repeatable } from '../http/retry.js';
 import type { RequestOptions } from '../http/transport.js';
 import { checkInput } from '../validate.js';
 import { Resource } from './resource.js';
@@ -40,7 +39,7 @@ export class Chats extends Resource {
       path: 'chats',
       body,
       schema: ChatSchema,
-      retry: outageNeverLeft,
+      kind: 'write',
       options,
     } as const;
     return (await this.transport.request(call)).data;
@@ -49,16 +48,15 @@ export class Chats extends Resource {
   /** One chat. */
   async get(chatId: string, options?: RequestOptions): Promise<Chat> {
     const path = `chats/${chatPath(chatId)}`;
-    return (
-      await this.transport.request({ method: 'GET', path, schema: ChatSchema, retry: repeatable, options })
-    ).data;
+    return (await this.transport.request({ method: 'GET', path, schema: ChatSchema, kind: 'read', options }))
+      .data;
   }
 
   /** Renames a chat or sets its favorite flag. */
   async update(chatId: string, body: ChatUpdate, options?: RequestOptions): Promise<Chat> {
     const path = `chats/${chatPath(chatId)}`;
     checkInput(ChatUpdateSchema, body);
-    const call = { method: 'PATCH', path, body, schema: ChatSchema, retry: repeatable, options } as const;
+    const call = { method: 'PATCH', path, body, schema: ChatSchema, kind: 'read', options } as const;
     return (await this.transport.request(call)).data;
   }
 
@@ -69,7 +67,7 @@ export class Chats extends Resource {
       method: 'DELETE',
       path,
       schema: ChatDeletedSchema,
-      retry: outageNeverLeft,
+      kind: 'write',
       options,
     } as const;
     return (await this.transport.request(call)).data;
@@ -86,7 +84,7 @@ export class Chats extends Resource {
       method: 'GET',
       path: 'chat/catalog',
       schema: CatalogSchema,
-      retry: repeatable,
+      kind: 'read',
       options,
     } as const;
     return (await this.transport.request(call)).data;

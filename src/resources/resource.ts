@@ -2,7 +2,6 @@ import type * as z from 'zod/mini';
 import type { PageQuery } from '../contract/page.js';
 import { PageQuerySchema } from '../contract/page.js';
 import { Page, PagePromise } from '../http/page.js';
-import { repeatable } from '../http/retry.js';
 import type { RequestOptions, Transport } from '../http/transport.js';
 import { checkInput } from '../validate.js';
 
@@ -30,7 +29,7 @@ export abstract class Resource {
         path,
         query: { ...query, page },
         schema: items,
-        retry: repeatable,
+        kind: 'read',
         options,
       });
       return new Page(data, meta, load);

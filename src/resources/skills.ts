@@ -12,7 +12,6 @@ import {
   SkillUpdateSchema,
 } from '../contract/skill.js';
 import type { PagePromise } from '../http/page.js';
-import { outageNeverLeft, repeatable } from '../http/retry.js';
 import type { RequestOptions } from '../http/transport.js';
 import { checkInput } from '../validate.js';
 import { Resource } from './resource.js';
@@ -34,7 +33,7 @@ export class Skills extends Resource {
       path: 'skills',
       body,
       schema: SkillSchema,
-      retry: outageNeverLeft,
+      kind: 'write',
       options,
     });
     return data;
@@ -46,7 +45,7 @@ export class Skills extends Resource {
       method: 'GET',
       path: `skills/${skillPath(skillId)}`,
       schema: SkillSchema,
-      retry: repeatable,
+      kind: 'read',
       options,
     });
     return data;
@@ -61,7 +60,7 @@ export class Skills extends Resource {
       path,
       body,
       schema: SkillSchema,
-      retry: repeatable,
+      kind: 'read',
       options,
     });
     return data;
@@ -73,7 +72,7 @@ export class Skills extends Resource {
       method: 'PATCH',
       path: `skills/${skillPath(skillId)}/toggle`,
       schema: SkillSchema,
-      retry: outageNeverLeft,
+      kind: 'write',
       options,
     });
     return data;
@@ -85,7 +84,7 @@ export class Skills extends Resource {
       method: 'DELETE',
       path: `skills/${skillPath(skillId)}`,
       schema: SkillDeletedSchema,
-      retry: outageNeverLeft,
+      kind: 'write',
       options,
     });
     return data;
