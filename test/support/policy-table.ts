@@ -21,7 +21,8 @@ export const FAILURE_LABELS: Record<Failure, string> = {
   outcome_stored: '409 `api_v1_core_unavailable` (`idempotency_outcome_unknown`), 503 `persistence_failed`',
   backend_down: '503 `api_v1_interaction_backend_unavailable`',
   undelivered: '502 `api_v1_core_unavailable`',
-  check_status: '`retry_action: check_status`, 409 `api_v1_action_not_pending`, `api_v1_action_result_unknown`',
+  check_status:
+    '`retry_action: check_status`, 409 `api_v1_action_not_pending`, `api_v1_action_result_unknown`',
   other: 'anything else: other 4xx and 5xx, a response off the contract or too large, bad input',
 };
 

@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { failureOf, POLICY, reactionTo } from '../../src/http/policy.js';
 import { backoff, nextWait, type RetryScope, type RetrySettings } from '../../src/http/policy-run.js';
 import { parseRetryAfter } from '../../src/http/retry-after.js';
-import { ApiError, ConnectionError, ResponseValidationError, TimeoutError, ValidationError } from '../../src/index.js';
+import {
+  ApiError,
+  ConnectionError,
+  ResponseValidationError,
+  TimeoutError,
+  ValidationError,
+} from '../../src/index.js';
 import { renderPolicyTable } from '../support/policy-table.js';
 
 function api(status: number, code: string, extra: Partial<ConstructorParameters<typeof ApiError>[0]> = {}) {
@@ -48,7 +54,10 @@ describe('the retry policy: which failure an error is', () => {
     ],
     [
       '7.3 503 persistence_failed, even with check_status',
-      api(503, 'api_v1_core_unavailable', { data: { code: 'persistence_failed' }, ...retryAction('check_status') }),
+      api(503, 'api_v1_core_unavailable', {
+        data: { code: 'persistence_failed' },
+        ...retryAction('check_status'),
+      }),
       'outcome_stored',
     ],
     [
@@ -74,10 +83,18 @@ describe('the retry policy: which failure an error is', () => {
     ['7.5 503 never left', api(503, 'api_v1_service_unavailable', retryAction('retry')), 'outage_503'],
     ['7 a 502 with retry_action retry', api(502, 'upstream_error', retryAction('retry')), 'outage_other'],
     ['7.6 502 core unavailable', api(502, 'api_v1_core_unavailable'), 'undelivered'],
-    ['7.6 a 503 core unavailable is not the undelivered cancel', api(503, 'api_v1_core_unavailable'), 'other'],
+    [
+      '7.6 a 503 core unavailable is not the undelivered cancel',
+      api(503, 'api_v1_core_unavailable'),
+      'other',
+    ],
     ['a 502 of another code', api(502, 'upstream_error'), 'other'],
     ['a 503 without retry_action (a load balancer)', api(503, 'http_503'), 'other'],
-    ['a response off the contract', new ResponseValidationError('x', { path: '', body: 1, status: 200 }), 'other'],
+    [
+      'a response off the contract',
+      new ResponseValidationError('x', { path: '', body: 1, status: 200 }),
+      'other',
+    ],
     ['bad input', new ValidationError([{ field: 'a', message: 'b' }]), 'other'],
     ['something else thrown', new TypeError('bug'), 'other'],
   ])('%s', (_, error, failure) => {
@@ -180,7 +197,13 @@ describe('the wait before the next attempt', () => {
 
   it('7.3 polls do not use up maxRetries, and back off on their own count', () => {
     const running = api(409, 'api_v1_turn_in_progress');
-    const wait = nextWait(running, { retries: 0, polls: 3 }, scope({ kind: 'turn' }, { maxRetries: 0 }), now, now);
+    const wait = nextWait(
+      running,
+      { retries: 0, polls: 3 },
+      scope({ kind: 'turn' }, { maxRetries: 0 }),
+      now,
+      now,
+    );
     expect(wait).toBeGreaterThanOrEqual(4_000);
     expect(wait).toBeLessThanOrEqual(8_000);
   });
