@@ -5,7 +5,8 @@
 export default {
   testRunner: 'vitest',
   plugins: ['@stryker-mutator/vitest-runner'],
-  vitest: { configFile: 'vitest.config.ts' },
+  vitest: { configFile: 'vitest.mutation.config.ts' },
+  dryRunTimeoutMinutes: 30,
   mutate: [
     'src/http/policy.ts',
     'src/http/policy-run.ts',
@@ -15,7 +16,9 @@ export default {
     'src/stream/delta.ts',
   ],
   coverageAnalysis: 'perTest',
-  concurrency: 1,
+  concurrency: 2,
+  incremental: true,
+  incrementalFile: 'reports/mutation/incremental.json',
   timeoutMS: 20_000,
   reporters: ['clear-text', 'progress', 'json'],
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },

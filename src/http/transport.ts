@@ -52,8 +52,6 @@ export interface Call<T> {
   kind: OperationKind;
   headers?: Record<string, string> | undefined;
   options?: RequestOptions | undefined;
-  /** No retry starts after this time (epoch ms), such as an interaction's deadline. */
-  until?: number | undefined;
 }
 
 /** What a successful call returns: the validated `data` and the envelope's `meta`. */
@@ -80,7 +78,6 @@ export class Transport {
       kind: call.kind,
       settings: this.retrySettings(call.options),
       signal: call.options?.signal,
-      deadline: call.until,
     });
   }
 
