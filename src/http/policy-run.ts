@@ -57,8 +57,8 @@ export interface RetryCount {
 
 /**
  * How long to wait before repeating after `error`, or `undefined` when it is thrown now: the policy says
- * never, the retries ran out, the service asks for a wait longer than `maxRetryAfterMs` or than the call's
- * time left (`started + timeoutMs`), or the wait would end past the scope's deadline.
+ * never, the retries ran out, the service asks for a wait longer than `maxRetryAfterMs` or (but for a poll)
+ * than the call's time left (`started + timeoutMs`), or the wait would end past the scope's deadline.
  */
 export function nextWait(
   error: unknown,
@@ -76,7 +76,8 @@ export function nextWait(
   const wait = Math.max(backoff(polling ? count.polls + 1 : count.retries + 1, settings), asked ?? 0);
   if (asked !== undefined) {
     if (asked > Math.min(settings.maxRetryAfterMs, MAX_TIMER_MS)) return undefined;
-    if (now + wait > started + settings.timeoutMs) return undefined;
+    // A poll is bounded by its deadline alone: the call's timeout is the time of one request there.
+    if (!polling && now + wait > started + settings.timeoutMs) return undefined;
   }
   if (scope.deadline !== undefined && now + wait > scope.deadline) return undefined;
   return wait;

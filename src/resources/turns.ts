@@ -125,7 +125,7 @@ export class Turns extends Resource {
     const key = options.idempotencyKey ?? newIdempotencyKey();
     const timeout = options.timeout ?? SYNC_TIMEOUT_MS;
     const deadline = Date.now() + timeout;
-    const settings = this.transport.retrySettings(options);
+    const settings = this.transport.retrySettings({ ...options, timeout });
     const call = {
       method: 'POST',
       path,

@@ -239,6 +239,13 @@ describe('the wait before the next attempt', () => {
     expect(nextWait(lost, NONE, budget, now, now + 4_999)).toBeDefined();
   });
 
+  it("7.3 a poll's Retry-After is bounded by the polling deadline, not by the timeout of one request", () => {
+    const running = api(409, 'api_v1_turn_in_progress', { retryAfterMs: 2_000 });
+    const polling = scope({ kind: 'turn', deadline: now + 10_000 }, { timeoutMs: 1_000 });
+    expect(nextWait(running, NONE, polling, now, now)).toBe(2_000);
+    expect(nextWait(running, NONE, { ...polling, deadline: now + 1_999 }, now, now)).toBeUndefined();
+  });
+
   it("no wait ends past the scope's deadline (an interaction's, a poll's)", () => {
     const steady = { minDelayMs: 500, maxDelayMs: 500 };
     expect(nextWait(lost, NONE, scope({ deadline: now + 500 }, steady), now, now)).toBe(500);
