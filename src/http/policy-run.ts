@@ -97,6 +97,7 @@ export async function retrying<T>(
   let wait: number | undefined;
   try {
     return await pRetry(attempt, {
+      // p-retry neither counts nor waits: polls must not use up maxRetries, and every wait is bounded here.
       retries: Number.POSITIVE_INFINITY,
       minTimeout: 0,
       ...(signal ? { signal } : {}),
