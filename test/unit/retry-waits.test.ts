@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type RetryScope, type RetrySettings, retrying } from '../../src/http/policy-run.js';
 import { AbortError, ApiError, Client, ConnectionError, TimeoutError } from '../../src/index.js';
@@ -171,8 +172,32 @@ describe('the waits between attempts (fake timers, real values)', () => {
     expect(run.done).toBe(true);
     expect(run.error).toBeInstanceOf(AbortError);
     expect((run.error as AbortError).cause).toEqual(new Error('user left'));
+    expect((run.error as Error).message).toBe('aborted while waiting to retry');
     expect(at).toHaveLength(1);
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('an abort from onRetry, just before the wait, ends the call at once', async () => {
+    const controller = new AbortController();
+    const { attempt, at } = scripted(new ConnectionError('a'));
+    const onRetry = () => controller.abort();
+    const run = settle(
+      retrying(attempt, scope({ signal: controller.signal }, { minDelayMs: 3_000, onRetry })),
+    );
+    await vi.advanceTimersByTimeAsync(0);
+    expect(run.error).toBeInstanceOf(AbortError);
+    expect((run.error as Error).message).toBe('aborted while waiting to retry');
+    expect(at).toHaveLength(1);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('a finished wait leaves no abort listener on the signal', async () => {
+    const controller = new AbortController();
+    const { attempt } = scripted(new ConnectionError('a'), new ConnectionError('b'));
+    const run = settle(retrying(attempt, scope({ signal: controller.signal })));
+    await vi.advanceTimersByTimeAsync(1_500);
+    expect(run.value).toBe('done');
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
   it('a signal aborted before the call sends nothing', async () => {
@@ -192,6 +217,7 @@ describe('the waits between attempts (fake timers, real values)', () => {
     const run = settle(retrying(attempt, scope({ signal: controller.signal })));
     await vi.advanceTimersByTimeAsync(0);
     expect(run.error).toBeInstanceOf(AbortError);
+    expect((run.error as Error).message).toBe('the request was aborted by its signal');
   });
 
   it('7.3 polling a running key backs off up to maxDelayMs and no further, without using maxRetries', async () => {
