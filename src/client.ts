@@ -3,7 +3,7 @@ import { ValidationError } from './errors.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './http/body.js';
 import { checkHeader, checkHeaders } from './http/headers.js';
 import { type Hooks, withBeforeRetry } from './http/hooks.js';
-import type { RetryInfo } from './http/retry.js';
+import type { RetryInfo } from './http/policy-run.js';
 import { type Logger, Transport } from './http/transport.js';
 import { Actions } from './resources/actions.js';
 import { Chats } from './resources/chats.js';
@@ -26,6 +26,8 @@ export interface ClientOptions {
   retryDelay?: { min?: number; max?: number };
   /** Called before each retry. */
   onRetry?: (info: RetryInfo) => void;
+  /** Longest `Retry-After` to honour, in ms (default 60,000): a server asking for longer gets the error at once. */
+  maxRetryAfter?: number | undefined;
   /** Headers sent with every request. */
   headers?: Record<string, string>;
   /** Where to log requests and recoveries; nothing is logged without one. */
@@ -79,6 +81,7 @@ export class Client {
         maxRetries: options.maxRetries ?? 2,
         minDelayMs: options.retryDelay?.min ?? 500,
         maxDelayMs: options.retryDelay?.max ?? 8_000,
+        maxRetryAfterMs: options.maxRetryAfter ?? 60_000,
         onRetry: withBeforeRetry(options.onRetry, options.hooks?.beforeRetry),
       },
     });

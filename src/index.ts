@@ -81,7 +81,7 @@ export {
 export { ApiPromise, type WithResponse } from './http/api-promise.js';
 export type { BeforeErrorHook, BeforeRetryHook, Hooks } from './http/hooks.js';
 export { Page, PagePromise } from './http/page.js';
-export type { RetryInfo } from './http/retry.js';
+export type { RetryInfo } from './http/policy-run.js';
 export type { Logger, RequestOptions } from './http/transport.js';
 export { type AnswerContext, BaseInteraction, InteractionExpiredError } from './interactions/interaction.js';
 export {

@@ -16,6 +16,7 @@ import {
   ResponseValidationError,
   TimeoutError,
 } from '../errors.js';
+import { parseRetryAfter } from './retry-after.js';
 
 /** Maps what fetch threw to the SDK's error classes. */
 export function fetchFailure(
@@ -101,7 +102,7 @@ export function apiFailure(
         data: undefined,
         requestId: undefined,
         errorDetails: undefined,
-        retryAfterMs: retryAfterMs(retryAfter),
+        retryAfterMs: parseRetryAfter(retryAfter),
       });
     }
     return schemaFailure(parsed.error, body, status);
@@ -116,7 +117,7 @@ export function apiFailure(
     data,
     requestId: meta?.request_id,
     errorDetails: meta?.error_details,
-    retryAfterMs: retryAfterMs(retryAfter),
+    retryAfterMs: parseRetryAfter(retryAfter),
   });
 }
 
@@ -131,13 +132,4 @@ export function schemaFailure(
   const field = first?.field === '(body)' ? '' : (first?.field ?? '');
   const path = [prefix, field].filter(Boolean).join('.');
   return new ResponseValidationError(first?.message ?? 'is invalid', { path, body, status });
-}
-
-/** `Retry-After` in milliseconds: delta-seconds or an HTTP date. */
-export function retryAfterMs(header: string | null): number | undefined {
-  if (!header) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }

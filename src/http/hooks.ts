@@ -1,6 +1,6 @@
 import type { AfterResponseHook, BeforeRequestHook } from 'ky';
 import type { ConvoError } from '../errors.js';
-import type { RetryInfo } from './retry.js';
+import type { RetryInfo } from './policy-run.js';
 
 /** Runs before each retry the SDK makes, with what `onRetry` gets: the error, the attempt, the delay. */
 export type BeforeRetryHook = (state: RetryInfo) => void;

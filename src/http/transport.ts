@@ -7,7 +7,8 @@ import { apiFailure, fetchFailure, schemaFailure } from './errors.js';
 import { checkHeader, checkHeaders } from './headers.js';
 import { type Hooks, runBeforeError, withBeforeRetry } from './hooks.js';
 import { hotSchema } from './hot-schema.js';
-import { type RetryRule, type RetrySettings, withRetries } from './retry.js';
+import type { OperationKind } from './policy.js';
+import { type RetrySettings, retrying } from './policy-run.js';
 
 /** Where log lines go; every method optional. Lines carry no credential and no body. */
 export interface Logger {
@@ -31,6 +32,8 @@ export interface RequestOptions {
   maxResponseBytes?: number | undefined;
   /** Hooks of this request, run after the client's. */
   hooks?: Hooks | undefined;
+  /** Longest `Retry-After` to honour, in ms; overrides the client's `maxRetryAfter`. */
+  maxRetryAfter?: number | undefined;
 }
 
 /** The settings a transport runs with. */
@@ -40,7 +43,7 @@ export interface TransportSettings {
   fetch: ((input: Request | URL | string, init?: RequestInit) => Promise<Response>) | undefined;
   timeout: number;
   headers: Record<string, string>;
-  retry: RetrySettings;
+  retry: Omit<RetrySettings, 'timeoutMs'>;
   logger: Logger | undefined;
   maxResponseBytes: number;
   hooks: Hooks | undefined;
@@ -55,12 +58,10 @@ export interface Call<T> {
   body?: unknown;
   /** Schema of `data`. */
   schema: z.ZodMiniType<T>;
-  /** Which failures may be repeated. */
-  retry: RetryRule;
+  /** What the call is, for the retry policy. */
+  kind: OperationKind;
   headers?: Record<string, string> | undefined;
   options?: RequestOptions | undefined;
-  /** No retry starts after this time (epoch ms), such as an interaction's deadline. */
-  until?: number | undefined;
 }
 
 /** What a successful call returns: the validated `data`, the envelope's `meta` and the raw response. */
@@ -101,9 +102,12 @@ export class Transport {
 
   /** Sends `call`, repeating it where its rule allows, and returns its validated result. */
   request<T>(call: Call<T>): Promise<Result<T>> {
-    const settings = this.retrySettings(call.options);
     const attempt = (n: number) => this.attempt(call, n);
-    return withRetries(attempt, call.retry, settings, call.options?.signal, call.until);
+    return retrying(attempt, {
+      kind: call.kind,
+      settings: this.retrySettings(call.options),
+      signal: call.options?.signal,
+    });
   }
 
   /** The client's logger, if it has one. */
@@ -111,21 +115,23 @@ export class Transport {
     return this.#settings.logger;
   }
 
-  /** The client's retry settings, with a request's own `maxRetries` and `beforeRetry` hooks applied. */
+  /**
+   * The client's retry settings, with a request's own `maxRetries`, `maxRetryAfter`, `timeout` and
+   * `beforeRetry` hooks applied.
+   */
   retrySettings(options: RequestOptions | undefined): RetrySettings {
-    const maxRetries = options?.maxRetries;
-    const hooks = options?.hooks?.beforeRetry;
-    if (maxRetries === undefined && !hooks?.length) return this.#settings.retry;
     const retry = this.#settings.retry;
     return {
       ...retry,
-      maxRetries: maxRetries ?? retry.maxRetries,
-      onRetry: withBeforeRetry(retry.onRetry, hooks),
+      maxRetries: options?.maxRetries ?? retry.maxRetries,
+      maxRetryAfterMs: options?.maxRetryAfter ?? retry.maxRetryAfterMs,
+      timeoutMs: options?.timeout ?? this.#settings.timeout,
+      onRetry: withBeforeRetry(retry.onRetry, options?.hooks?.beforeRetry),
     };
   }
 
   /** Sends `call` once and returns the raw response (2xx), for callers that read the body themselves. */
-  async open(call: Omit<Call<unknown>, 'schema' | 'retry'>, accept: string): Promise<Response> {
+  async open(call: Omit<Call<unknown>, 'schema' | 'kind'>, accept: string): Promise<Response> {
     const { response, done, signal, timeout } = await this.#send(call, accept);
     if (!response.ok) {
       let body: unknown;
@@ -196,7 +202,7 @@ export class Transport {
     return options?.maxResponseBytes ?? this.#settings.maxResponseBytes;
   }
 
-  #apiFailure(call: Omit<Call<unknown>, 'schema' | 'retry'>, response: Response, body: unknown) {
+  #apiFailure(call: Omit<Call<unknown>, 'schema' | 'kind'>, response: Response, body: unknown) {
     const notFound =
       response.status === 404
         ? { url: `${call.method} ${new URL(call.path, this.#base)}`, fresh: !this.#reached }
@@ -215,7 +221,7 @@ export class Transport {
    * Sends `call` once through ky. The timeout runs until `done()` is called, so that it also covers reading
    * a JSON body; `signal` (the caller's and the timeout's) is for the body reader.
    */
-  async #send(call: Omit<Call<unknown>, 'schema' | 'retry'>, accept: string) {
+  async #send(call: Omit<Call<unknown>, 'schema' | 'kind'>, accept: string) {
     const options = call.options ?? {};
     const timeout = options.timeout ?? this.#settings.timeout;
     const body = call.body === undefined ? undefined : serialize(call.body);

@@ -15,32 +15,13 @@ import {
   type RespondPlanBody,
   RespondPlanSchema,
 } from '../contract/interactions.js';
-import { ApiError, ConnectionError, type ConvoError, TimeoutError } from '../errors.js';
+import { ApiError, ConnectionError, TimeoutError } from '../errors.js';
 import type { ApiPromise } from '../http/api-promise.js';
-import { outageNeverLeft, type RetryRule } from '../http/retry.js';
-import type { RequestOptions } from '../http/transport.js';
+import { retrying } from '../http/policy-run.js';
+import type { RequestOptions, Result } from '../http/transport.js';
 import { checkInput } from '../validate.js';
 import { chatPath } from './chats.js';
 import { Resource } from './resource.js';
-
-/**
- * Answers that may be sent again (7.5): the decision never left (`retry_action: retry`), the interaction
- * backend is down, or no response came back. An interaction is resolved once (3.3), so a resend of an
- * answer that did arrive gets 409 `api_v1_action_not_pending` and changes nothing. Never 404, 409, or a
- * 503 whose outcome is unknown (`check_status`): that one is followed on the stream or in the message
- * listing instead.
- */
-export const answerRepeatable: RetryRule = (error: ConvoError) =>
-  error instanceof ConnectionError ||
-  error instanceof TimeoutError ||
-  outageNeverLeft(error) ||
-  (error instanceof ApiError && error.code === 'api_v1_interaction_backend_unavailable');
-
-/** Cancelling is idempotent (4.6): a lost response, or a cancellation that could not be delivered, is repeated. */
-const cancelRepeatable: RetryRule = (error: ConvoError) =>
-  error instanceof ConnectionError ||
-  outageNeverLeft(error) ||
-  (error instanceof ApiError && error.status === 502 && error.code === 'api_v1_core_unavailable');
 
 /** The answer endpoints of 4.5. */
 export type AnswerEndpoint = 'approve-tool' | 'respond-plan' | 'respond-elicitation' | 'cancel-auth';
@@ -88,14 +69,19 @@ export class Actions extends Resource {
         path,
         body,
         schema: CancelResultSchema,
-        retry: cancelRepeatable,
+        kind: 'cancel',
         options,
       } as const;
       return this.transport.request(call);
     });
   }
 
-  /** @internal Sends an answer, repeating what 7.5 allows but never after `until` (the interaction's deadline). */
+  /**
+   * @internal Sends an answer, repeating what 7.5 allows but never after `until` (the interaction's
+   * deadline). An interaction resolves once (3.3): when the SDK resent an answer whose response was lost,
+   * a 409 `api_v1_action_not_pending` to the resend means the lost send most likely applied, so it
+   * resolves as that send would have.
+   */
   answer(
     chatId: string,
     endpoint: AnswerEndpoint,
@@ -111,11 +97,45 @@ export class Actions extends Resource {
         path,
         body,
         schema: ActionResultSchema,
-        retry: answerRepeatable,
+        kind: 'answer',
         options,
-        until,
       } as const;
-      return this.transport.request(call);
+      let lost = false;
+      const send = async (attempt: number): Promise<Result<ActionResult>> => {
+        try {
+          return await this.transport.attempt(call, attempt);
+        } catch (error) {
+          if (lost && error instanceof ApiError && error.is('api_v1_action_not_pending')) {
+            this.transport.logger?.warn?.(
+              'a resent answer found the interaction resolved: the lost send applied',
+              {
+                path,
+              },
+            );
+            return resolvedByLostSend((body as { action_id: string }).action_id, error);
+          }
+          lost ||= error instanceof ConnectionError || error instanceof TimeoutError;
+          throw error;
+        }
+      };
+      return retrying(send, {
+        kind: 'answer',
+        settings: this.transport.retrySettings(options),
+        signal: options?.signal,
+        deadline: until,
+      });
     });
   }
+}
+
+/**
+ * The result of an answer whose lost send applied, as the resend learned it: the interaction is resolved.
+ * Its raw response is the resend's 409 (body already read), with that response's request id.
+ */
+function resolvedByLostSend(actionId: string, conflict: ApiError): Result<ActionResult> {
+  return {
+    data: { action_id: actionId, state: 'resolved' },
+    meta: { request_id: conflict.requestId ?? '' },
+    response: new Response(null, { status: conflict.status }),
+  };
 }

@@ -17,7 +17,6 @@ import type { PageQuery } from '../contract/page.js';
 import { type Message, MessageSchema } from '../contract/turn.js';
 import type { ApiPromise } from '../http/api-promise.js';
 import type { PagePromise } from '../http/page.js';
-import { outageNeverLeft, repeatable } from '../http/retry.js';
 import type { RequestOptions } from '../http/transport.js';
 import { checkInput } from '../validate.js';
 import { Resource } from './resource.js';
@@ -42,7 +41,7 @@ export class Chats extends Resource {
         path: 'chats',
         body,
         schema: ChatSchema,
-        retry: outageNeverLeft,
+        kind: 'write',
         options,
       } as const;
       return this.transport.request(call);
@@ -53,7 +52,7 @@ export class Chats extends Resource {
   get(chatId: string, options?: RequestOptions): ApiPromise<Chat> {
     return this.call(async () => {
       const path = `chats/${chatPath(chatId)}`;
-      return this.transport.request({ method: 'GET', path, schema: ChatSchema, retry: repeatable, options });
+      return this.transport.request({ method: 'GET', path, schema: ChatSchema, kind: 'read', options });
     });
   }
 
@@ -62,7 +61,7 @@ export class Chats extends Resource {
     return this.call(async () => {
       const path = `chats/${chatPath(chatId)}`;
       checkInput(ChatUpdateSchema, body);
-      const call = { method: 'PATCH', path, body, schema: ChatSchema, retry: repeatable, options } as const;
+      const call = { method: 'PATCH', path, body, schema: ChatSchema, kind: 'read', options } as const;
       return this.transport.request(call);
     });
   }
@@ -75,7 +74,7 @@ export class Chats extends Resource {
         method: 'DELETE',
         path,
         schema: ChatDeletedSchema,
-        retry: outageNeverLeft,
+        kind: 'write',
         options,
       } as const;
       return this.transport.request(call);
@@ -94,7 +93,7 @@ export class Chats extends Resource {
         method: 'GET',
         path: 'chat/catalog',
         schema: CatalogSchema,
-        retry: repeatable,
+        kind: 'read',
         options,
       } as const;
       return this.transport.request(call);

@@ -3,7 +3,6 @@ import type { PageQuery } from '../contract/page.js';
 import { PageQuerySchema } from '../contract/page.js';
 import { ApiPromise } from '../http/api-promise.js';
 import { Page, PagePromise } from '../http/page.js';
-import { repeatable } from '../http/retry.js';
 import type { RequestOptions, Result, Transport } from '../http/transport.js';
 import { checkInput } from '../validate.js';
 
@@ -31,7 +30,7 @@ export abstract class Resource {
         path,
         query: { ...query, page },
         schema: items,
-        retry: repeatable,
+        kind: 'read',
         options,
       });
       return { data: new Page(data, meta, load), response, requestId: meta.request_id };

@@ -13,7 +13,6 @@ import {
 } from '../contract/skill.js';
 import type { ApiPromise } from '../http/api-promise.js';
 import type { PagePromise } from '../http/page.js';
-import { outageNeverLeft, repeatable } from '../http/retry.js';
 import type { RequestOptions } from '../http/transport.js';
 import { checkInput } from '../validate.js';
 import { Resource } from './resource.js';
@@ -36,7 +35,7 @@ export class Skills extends Resource {
         path: 'skills',
         body,
         schema: SkillSchema,
-        retry: outageNeverLeft,
+        kind: 'write',
         options,
       });
     });
@@ -49,7 +48,7 @@ export class Skills extends Resource {
         method: 'GET',
         path: `skills/${skillPath(skillId)}`,
         schema: SkillSchema,
-        retry: repeatable,
+        kind: 'read',
         options,
       });
     });
@@ -65,7 +64,7 @@ export class Skills extends Resource {
         path,
         body,
         schema: SkillSchema,
-        retry: repeatable,
+        kind: 'read',
         options,
       });
     });
@@ -78,7 +77,7 @@ export class Skills extends Resource {
         method: 'PATCH',
         path: `skills/${skillPath(skillId)}/toggle`,
         schema: SkillSchema,
-        retry: outageNeverLeft,
+        kind: 'write',
         options,
       });
     });
@@ -91,7 +90,7 @@ export class Skills extends Resource {
         method: 'DELETE',
         path: `skills/${skillPath(skillId)}`,
         schema: SkillDeletedSchema,
-        retry: outageNeverLeft,
+        kind: 'write',
         options,
       });
     });

@@ -10,8 +10,9 @@ import {
 } from '../contract/turn.js';
 import { type ApiError, ConvoError, TimeoutError } from '../errors.js';
 import { newIdempotencyKey } from '../http/idempotency.js';
+import { isTurnInProgress } from '../http/policy.js';
+import { retrying } from '../http/policy-run.js';
 import type { RequestOptions, Transport } from '../http/transport.js';
-import { isTurnInProgress, sendKeyed, turnRepeatable } from '../http/turn-retry.js';
 import { toInteraction } from '../interactions/kinds.js';
 import { type RunHandlers, runTurn } from '../interactions/run.js';
 import { httpTurnEvents } from '../stream/connect.js';
@@ -124,18 +125,19 @@ export class Turns extends Resource {
     const key = options.idempotencyKey ?? newIdempotencyKey();
     const timeout = options.timeout ?? SYNC_TIMEOUT_MS;
     const deadline = Date.now() + timeout;
-    const settings = this.transport.retrySettings(options);
+    const settings = this.transport.retrySettings({ ...options, timeout });
     const call = {
       method: 'POST',
       path,
       body: { ...body, permission_mode: 'auto' },
       schema: TurnSchema,
-      retry: turnRepeatable,
+      kind: 'turn',
       headers: { 'idempotency-key': key },
       options: { ...options, timeout },
     } as const;
     try {
-      const { data } = await sendKeyed(() => this.transport.attempt(call), {
+      const { data } = await retrying(() => this.transport.attempt(call), {
+        kind: 'turn',
         deadline,
         settings,
         signal: options.signal,

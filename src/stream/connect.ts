@@ -1,7 +1,6 @@
 import { AbortError, ConnectionError, ConvoError, ResponseValidationError } from '../errors.js';
-import { sleep } from '../http/retry.js';
+import { backoff, retrying, sleep } from '../http/policy-run.js';
 import type { Logger, RequestOptions, Transport } from '../http/transport.js';
-import { sendKeyed } from '../http/turn-retry.js';
 import { StreamBreak, StreamInterruptedError } from './errors.js';
 import type { TurnStreamEvent } from './events.js';
 import type { StreamState } from './map.js';
@@ -60,7 +59,7 @@ export async function* httpTurnEvents(
         attempt: resumes,
         reason,
       });
-      await sleep(Math.min(settings.minDelayMs * 2 ** (resumes - 1), settings.maxDelayMs), options.signal);
+      await sleep(backoff(resumes, settings), options.signal);
     }
   }
 }
@@ -76,7 +75,8 @@ async function open(request: StreamRequest, resumes: number, reason: string | un
     options,
   } as const;
   try {
-    const response = await sendKeyed(() => transport.open(call, 'text/event-stream'), {
+    const response = await retrying(() => transport.open(call, 'text/event-stream'), {
+      kind: 'turn',
       deadline: Date.now() + request.settleMs,
       settings: transport.retrySettings(options),
       signal: options.signal,

@@ -231,7 +231,7 @@ export const FAULT_MATRIX: readonly FaultRow[] = [
     content: `[[mock:slow ms=100]] ${WORDS}`,
     options: { timeout: 200, idleTimeout: 400 },
     expect: {
-      sync: { gets: { kind: 'error', name: 'TimeoutError' }, attempts: 2, ran: 1, readLater: true },
+      sync: { gets: { kind: 'error', name: 'TimeoutError' }, attempts: 1, ran: 1, readLater: true },
       stream: content(1),
     },
   },

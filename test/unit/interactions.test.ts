@@ -291,17 +291,25 @@ describe('turns.run', () => {
     [
       'lost, then found resolved by the resend',
       [new TypeError('fetch failed'), fail(409, 'api_v1_action_not_pending')],
+      'a resent answer found the interaction resolved: the lost send applied',
     ],
-    ['resolved by another request', [fail(409, 'api_v1_action_not_pending')]],
-  ])('3.3 an answer %s does not cancel the turn: the loop follows the stream', async (_, replies) => {
-    const warnings: string[] = [];
-    const logger = { warn: (message: string) => warnings.push(message) };
-    const { client, posts } = service([start, PAYLOADS.tool!, done], [...replies], logger);
-    const turn = await client.turns.run(CHAT, { content: 'x' }, { onToolApproval: () => true });
-    expect(turn.status).toBe('completed');
-    expect(posts.map((p) => p.path)).toEqual(replies.map(() => 'approve-tool'));
-    expect(warnings).toEqual(['an answer may have been applied; following the stream']);
-  });
+    [
+      'resolved by another request',
+      [fail(409, 'api_v1_action_not_pending')],
+      'an answer may have been applied; following the stream',
+    ],
+  ])(
+    '3.3 an answer %s does not cancel the turn: the loop follows the stream',
+    async (_, replies, warning) => {
+      const warnings: string[] = [];
+      const logger = { warn: (message: string) => warnings.push(message) };
+      const { client, posts } = service([start, PAYLOADS.tool!, done], [...replies], logger);
+      const turn = await client.turns.run(CHAT, { content: 'x' }, { onToolApproval: () => true });
+      expect(turn.status).toBe('completed');
+      expect(posts.map((p) => p.path)).toEqual(replies.map(() => 'approve-tool'));
+      expect(warnings).toEqual([warning]);
+    },
+  );
 
   it('an answer of unknown outcome is not resent; the loop follows the stream', async () => {
     const unknown = fail(503, 'api_v1_action_result_unknown', null, {

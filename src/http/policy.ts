@@ -1,0 +1,139 @@
+import { ApiError, ConnectionError, TimeoutError } from '../errors.js';
+
+/**
+ * The one retry policy of the SDK: for each kind of operation and each kind of failure, whether the
+ * request is sent again and how. The README's "What is retried" table is checked against it.
+ */
+
+/** What an operation is, for the retry policy. */
+export type OperationKind =
+  /** A read, or an update that repeating leaves as it is (skill and chat updates). */
+  | 'read'
+  /** A write that may not be repeated once it arrived: create, toggle, delete. */
+  | 'write'
+  /** A turn sent under its `Idempotency-Key`: the synchronous send, and a stream's open and re-open. */
+  | 'turn'
+  /** An interaction answer (4.5): an interaction resolves once (3.3). */
+  | 'answer'
+  /** Cancelling a turn (4.6): idempotent. */
+  | 'cancel';
+
+/** What went wrong with one attempt, as far as the policy cares. */
+export type Failure =
+  | 'connection'
+  | 'timeout'
+  | 'rate_limited'
+  | 'outage_503'
+  | 'outage_other'
+  | 'in_progress'
+  | 'outcome_stored'
+  | 'backend_down'
+  | 'undelivered'
+  | 'check_status'
+  | 'other';
+
+/**
+ * How a failure is met: sent again (`retry`, with the same key for a turn), polled while the key's turn
+ * runs (`poll`, not counted against `maxRetries`), sent again with the same key to read the outcome the
+ * service stored (`read-outcome`), or thrown as it came (`never`).
+ */
+export type Reaction = 'retry' | 'poll' | 'read-outcome' | 'never';
+
+const NEVER = {
+  connection: 'never',
+  timeout: 'never',
+  rate_limited: 'never',
+  outage_503: 'never',
+  outage_other: 'never',
+  in_progress: 'never',
+  outcome_stored: 'never',
+  backend_down: 'never',
+  undelivered: 'never',
+  check_status: 'never',
+  other: 'never',
+} as const satisfies Record<Failure, Reaction>;
+
+/**
+ * The table. A 429 was not processed, so every operation repeats it (honouring `Retry-After`). An outage
+ * whose request never left (`retry_action: retry`) is safe to repeat (7, 7.5), except a turn's 502 or 504:
+ * that is the key's stored outcome, and repeating the key would only replay it.
+ */
+export const POLICY: Readonly<Record<OperationKind, Readonly<Record<Failure, Reaction>>>> = {
+  read: {
+    ...NEVER,
+    connection: 'retry',
+    timeout: 'retry',
+    rate_limited: 'retry',
+    outage_503: 'retry',
+    outage_other: 'retry',
+  },
+  write: { ...NEVER, rate_limited: 'retry', outage_503: 'retry', outage_other: 'retry' },
+  turn: {
+    ...NEVER,
+    connection: 'retry',
+    timeout: 'retry',
+    rate_limited: 'retry',
+    outage_503: 'retry',
+    in_progress: 'poll',
+    outcome_stored: 'read-outcome',
+  },
+  answer: {
+    ...NEVER,
+    connection: 'retry',
+    timeout: 'retry',
+    rate_limited: 'retry',
+    outage_503: 'retry',
+    outage_other: 'retry',
+    backend_down: 'retry',
+  },
+  cancel: {
+    ...NEVER,
+    connection: 'retry',
+    timeout: 'retry',
+    rate_limited: 'retry',
+    outage_503: 'retry',
+    outage_other: 'retry',
+    undelivered: 'retry',
+  },
+};
+
+/** Which failure `error` is; the first row that matches wins. */
+export function failureOf(error: unknown): Failure {
+  if (error instanceof ConnectionError) return 'connection';
+  if (error instanceof TimeoutError) return 'timeout';
+  if (!(error instanceof ApiError)) return 'other';
+  if (error.status === 429) return 'rate_limited';
+  if (isTurnInProgress(error)) return 'in_progress';
+  if (storesOutcome(error)) return 'outcome_stored';
+  if (error.code === 'api_v1_interaction_backend_unavailable') return 'backend_down';
+  const action = error.errorDetails?.retry_action;
+  if (
+    action === 'check_status' ||
+    error.code === 'api_v1_action_not_pending' ||
+    error.code === 'api_v1_action_result_unknown'
+  )
+    return 'check_status';
+  if (action === 'retry') return error.status === 503 ? 'outage_503' : 'outage_other';
+  if (error.status === 502 && error.code === 'api_v1_core_unavailable') return 'undelivered';
+  return 'other';
+}
+
+/** 409 `api_v1_turn_in_progress`: the key's turn still runs. */
+export function isTurnInProgress(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.code === 'api_v1_turn_in_progress';
+}
+
+/** The two answers of a keyed turn that say "repeat with the same key to read the outcome" (7.3). */
+function storesOutcome(error: ApiError): boolean {
+  if (error.code !== 'api_v1_core_unavailable') return false;
+  const code = (error.data as { code?: unknown } | null | undefined)?.code;
+  return (
+    (error.status === 409 && code === 'idempotency_outcome_unknown') ||
+    (error.status === 503 && code === 'persistence_failed')
+  );
+}
+
+/** How `kind` meets `error`. */
+export function reactionTo(kind: OperationKind, error: unknown): Reaction {
+  return POLICY[kind][failureOf(error)];
+}

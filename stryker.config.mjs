@@ -1,0 +1,27 @@
+// Mutation testing of the retry policy, the error mapping, the fold and the delta decoding:
+// `npm run test:mutation`, or one file: `npm run test:mutation -- --mutate src/http/policy.ts`.
+// Slow (minutes per file) and not part of `npm test`; the figures are in RELIABILITY.md.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  plugins: ['@stryker-mutator/vitest-runner'],
+  vitest: { configFile: 'vitest.mutation.config.ts' },
+  dryRunTimeoutMinutes: 30,
+  mutate: [
+    'src/http/policy.ts',
+    'src/http/policy-run.ts',
+    'src/http/retry-after.ts',
+    'src/http/errors.ts',
+    'src/stream/fold.ts',
+    'src/stream/delta.ts',
+  ],
+  coverageAnalysis: 'perTest',
+  concurrency: 2,
+  incremental: true,
+  incrementalFile: 'reports/mutation/incremental.json',
+  timeoutMS: 20_000,
+  reporters: ['clear-text', 'progress', 'json'],
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+};

@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import { apiFailure, fetchFailure, schemaFailure } from '../../src/http/errors.js';
+import {
+  AbortError,
+  ApiError,
+  ConnectionError,
+  ConvoError,
+  ResponseValidationError,
+  TimeoutError,
+} from '../../src/index.js';
+
+describe('what fetch threw, as the SDK error classes', () => {
+  it('an SDK error passes through as it is', () => {
+    const own = new ConvoError('own');
+    expect(fetchFailure(own, AbortSignal.abort(), 5)).toBe(own);
+  });
+
+  it("the caller's abort wins, with its reason as the cause", () => {
+    const controller = new AbortController();
+    controller.abort('left');
+    const error = fetchFailure(new Error('x'), controller.signal, 5);
+    expect(error).toBeInstanceOf(AbortError);
+    expect(error.message).toBe('the request was aborted by its signal');
+    expect(error.cause).toBe('left');
+  });
+
+  it("the timeout's own abort is a TimeoutError naming the timeout", () => {
+    const thrown = new DOMException('no response within 250 ms', 'TimeoutError');
+    const error = fetchFailure(thrown, new AbortController().signal, 250);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error.message).toBe('no response within 250 ms');
+  });
+
+  it('anything else is a ConnectionError keeping only the low-level cause (the wrapper may hold the request)', () => {
+    const low = new Error('ECONNREFUSED');
+    const error = fetchFailure(new TypeError('fetch failed', { cause: low }), undefined, 5);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error.message).toBe('the connection failed: ECONNREFUSED');
+    expect(error.cause).toBe(low);
+  });
+
+  it('an error without an Error cause is its own cause; a thrown non-error is shown as text', () => {
+    const plain = new Error('socket hang up', { cause: 'text' });
+    const error = fetchFailure(plain, undefined, 5);
+    expect(error.message).toBe('the connection failed: socket hang up');
+    expect(error.cause).toBe(plain);
+    const odd = fetchFailure('boom', undefined, 5);
+    expect(odd).toBeInstanceOf(ConnectionError);
+    expect(odd.message).toBe('the connection failed: boom');
+    expect(odd.cause).toBe('boom');
+  });
+});
+
+describe('7 a non-2xx response as an ApiError', () => {
+  it('7 the body names code, message, data, request id and details; Retry-After is read', () => {
+    const error = apiFailure(
+      503,
+      {
+        status: 'error',
+        message: 'down',
+        message_code: 'api_v1_service_unavailable',
+        data: { a: 1 },
+        meta: { request_id: 'req-1', error_details: { retry_action: 'retry' } },
+      },
+      '2',
+    ) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.message).toBe('503 api_v1_service_unavailable: down');
+    expect([error.status, error.code, error.data, error.requestId]).toEqual([
+      503,
+      'api_v1_service_unavailable',
+      { a: 1 },
+      'req-1',
+    ]);
+    expect(error.errorDetails).toEqual({ retry_action: 'retry' });
+    expect(error.retryAfterMs).toBe(2_000);
+  });
+
+  it('7.5 a code whose right reaction is not obvious carries advice; a body without message uses the code', () => {
+    const advised = apiFailure(409, { message_code: 'api_v1_action_not_pending', message: 'no' }, null);
+    expect(advised.message).toBe(
+      '409 api_v1_action_not_pending: no (already answered, claimed by another request, or of unknown outcome: do not retry)',
+    );
+    const bare = apiFailure(404, { message_code: 'api_v1_not_found' }, null) as ApiError;
+    expect(bare.message).toBe('404 api_v1_not_found: api_v1_not_found');
+    expect([bare.requestId, bare.errorDetails, bare.retryAfterMs]).toEqual([undefined, undefined, undefined]);
+    const advisedBare = apiFailure(409, { message_code: 'api_v1_turn_in_progress' }, null);
+    expect(advisedBare.message).toBe(
+      "409 api_v1_turn_in_progress: api_v1_turn_in_progress (the key's turn is still running: repeat with the same key later)",
+    );
+  });
+
+  it('an empty body (a load balancer) is an ApiError http_<status>, with its Retry-After', () => {
+    const error = apiFailure(503, undefined, '7') as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.code).toBe('http_503');
+    expect(error.message).toBe('503 http_503: the response had no error body');
+    expect([error.data, error.requestId, error.errorDetails, error.retryAfterMs]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      7_000,
+    ]);
+  });
+
+  it('a text body is kept, cut at 200 characters; an empty text is no body', () => {
+    const error = apiFailure(502, `Bad gateway ${'x'.repeat(300)}`, null);
+    expect(error.message).toBe(`502 http_502: Bad gateway ${'x'.repeat(188)}`);
+    expect(apiFailure(502, '', null).message).toBe('502 http_502: the response had no error body');
+  });
+
+  it('a JSON body that is no error body is a ResponseValidationError with the status', () => {
+    const error = apiFailure(500, { message_code: 7 }, null) as ResponseValidationError;
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect([error.status, error.path]).toEqual([500, 'message_code']);
+    expect(apiFailure(500, [1], null)).toBeInstanceOf(ResponseValidationError);
+    expect(apiFailure(500, 42, null)).toBeInstanceOf(ResponseValidationError);
+  });
+});
+
+describe('a response off the contract as a ResponseValidationError', () => {
+  const schema = z.object({ items: z.array(z.object({ id: z.number() })) });
+  const issues = (value: unknown) => {
+    const result = schema.safeParse(value);
+    if (result.success) throw new Error('expected a failure');
+    return result.error;
+  };
+
+  it('names the first mismatching path below the prefix, and keeps the body and status', () => {
+    const body = { items: [{ id: 'one' }] };
+    const error = schemaFailure(issues(body), body, 200, 'data') as ResponseValidationError;
+    expect(error.path).toBe('data.items.0.id');
+    expect(error.body).toBe(body);
+    expect(error.status).toBe(200);
+    expect(error.message).toMatch(/^response does not match the contract at data\.items\.0\.id: /);
+  });
+
+  it('a whole-body mismatch names only the prefix, or the root without one', () => {
+    expect((schemaFailure(issues(5), 5, 200, 'data') as ResponseValidationError).path).toBe('data');
+    const root = schemaFailure(issues(5), 5, 200) as ResponseValidationError;
+    expect(root.path).toBe('');
+    expect(root.message).toMatch(/^response does not match the contract at \(root\): /);
+  });
+});

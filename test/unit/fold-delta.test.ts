@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { decodeDelta } from '../../src/stream/delta.js';
+import { StreamBreak } from '../../src/stream/errors.js';
+import { Fold } from '../../src/stream/fold.js';
+
+const add = (text: string) => ({ text, replace: false });
+const replace = (text: string) => ({ text, replace: true });
+
+describe('6 the fold of message.delta', () => {
+  it('in step, each delta is handed on as it came (the same object) and the text grows', () => {
+    const fold = new Fold();
+    const first = add('Hel');
+    expect(fold.apply(first)).toBe(first);
+    expect(fold.apply(add('lo'))).toEqual(add('lo'));
+    expect(fold.shown).toBe('Hello');
+    expect(fold.apply(replace('Bye'))).toEqual(replace('Bye'));
+    expect(fold.shown).toBe('Bye');
+  });
+
+  it('after restart, a connection catching up shows nothing until it goes beyond what was shown', () => {
+    const fold = new Fold();
+    fold.apply(add('Hello wor'));
+    fold.restart();
+    expect(fold.apply(add('Hello'))).toBeUndefined();
+    expect(fold.apply(add(' wor'))).toBeUndefined();
+    expect(fold.shown).toBe('Hello wor');
+    expect(fold.apply(add('ld'))).toEqual(add('ld'));
+    expect(fold.shown).toBe('Hello world');
+    // In step again: the next delta is handed on as it came.
+    const next = add('!');
+    expect(fold.apply(next)).toBe(next);
+    expect(fold.shown).toBe('Hello world!');
+  });
+
+  it('after restart, a connection that reaches exactly what was shown is in step again', () => {
+    const fold = new Fold();
+    fold.apply(add('Hello'));
+    fold.restart();
+    expect(fold.apply(add('Hello'))).toBeUndefined();
+    const next = add(' there');
+    expect(fold.apply(next)).toBe(next);
+    expect(fold.shown).toBe('Hello there');
+  });
+
+  it('after restart, a connection that says something else replaces the text, once', () => {
+    const fold = new Fold();
+    fold.apply(add('Hello'));
+    fold.restart();
+    expect(fold.apply(add('Howdy'))).toEqual(replace('Howdy'));
+    expect(fold.shown).toBe('Howdy');
+    const next = add('!');
+    expect(fold.apply(next)).toBe(next);
+  });
+
+  it('after restart, a replace of the new connection is folded against what was shown', () => {
+    const fold = new Fold();
+    fold.apply(add('Hello world'));
+    fold.restart();
+    expect(fold.apply(add('xyz'))).toEqual(replace('xyz'));
+    fold.restart();
+    expect(fold.apply(replace('xyz and more'))).toEqual(add(' and more'));
+    expect(fold.shown).toBe('xyz and more');
+  });
+
+  it('after restart, the source starts from nothing: its first delta is not appended to the old text', () => {
+    const fold = new Fold();
+    fold.apply(add('ab'));
+    fold.restart();
+    expect(fold.apply(add('a'))).toBeUndefined();
+    expect(fold.apply(add('bc'))).toEqual(add('c'));
+  });
+
+  it('6 settle: the terminal content wins with one change, or none when the text already is it', () => {
+    const same = new Fold();
+    same.apply(add('Hi'));
+    expect(same.settle('Hi')).toBeUndefined();
+    const longer = new Fold();
+    longer.apply(add('Hi'));
+    expect(longer.settle('Hi there')).toEqual(add(' there'));
+    expect(longer.shown).toBe('Hi there');
+    const other = new Fold();
+    other.apply(add('Hi'));
+    expect(other.settle('Bye')).toEqual(replace('Bye'));
+    expect(other.shown).toBe('Bye');
+  });
+
+  it('6 settle to a shorter content (a prefix of what was shown) replaces the text', () => {
+    const fold = new Fold();
+    fold.apply(add('Hello world'));
+    fold.restart();
+    expect(fold.settle('Hello')).toEqual(replace('Hello'));
+    expect(fold.shown).toBe('Hello');
+    const next = add('!');
+    expect(fold.apply(next)).toBe(next);
+  });
+
+  it('settle after restart brings the fold back in step', () => {
+    const fold = new Fold();
+    fold.apply(add('Hi'));
+    fold.restart();
+    expect(fold.settle('Hi')).toBeUndefined();
+    const next = add('!');
+    expect(fold.apply(next)).toBe(next);
+    expect(fold.shown).toBe('Hi!');
+  });
+});
+
+describe('6 message.delta decoding', () => {
+  const delta = (data: string) => decodeDelta({ event: 'message.delta', data });
+
+  it.each([
+    ['{"text":"abc","replace":false}', 'abc', false],
+    ['{"text":"abc","replace":true}', 'abc', true],
+    ['{"text": "abc", "replace": false}', 'abc', false],
+    ['{"text": "abc", "replace": true}', 'abc', true],
+    ['{"text":"","replace":false}', '', false],
+    ['{"text": "", "replace": true}', '', true],
+    ['{"text":"twelve chars","replace":false}', 'twelve chars', false],
+    ['{"text":"thirteen char","replace":true}', 'thirteen char', true],
+    ['{"text":"a\\"b","replace":false}', 'a"b', false],
+    ['{"text":"a\\\\b","replace":true}', 'a\\b', true],
+    ['{"text":"a\\nb","replace":false}', 'a\nb', false],
+    ['{"replace":true,"text":"abc"}', 'abc', true],
+    ['{ "text":"abc","replace":false}', 'abc', false],
+    ['{"text":"abc","replace":false,"extra":1}', 'abc', false],
+  ])('%s', (data, text, isReplace) => {
+    const payload = delta(data);
+    expect(payload.text).toBe(text);
+    expect(payload.replace).toBe(isReplace);
+  });
+
+  it('a canonical text is the whole text between its quotes, for either spacing', () => {
+    expect(delta('{"text":"x y","replace":false}')).toEqual({ text: 'x y', replace: false });
+    expect(delta('{"text": "x y", "replace": false}')).toEqual({ text: 'x y', replace: false });
+    expect(delta('{"text":" lead","replace":false}')).toEqual({ text: ' lead', replace: false });
+  });
+
+  it('data that is not JSON breaks the stream, naming the event', () => {
+    expect(() => delta('{"text":')).toThrow(StreamBreak);
+    expect(() => delta('{"text":')).toThrow('message.delta carried data that is not JSON');
+  });
+
+  it.each([
+    ['null', 'null'],
+    ['an array', '[{"text":"a","replace":false}]'],
+    ['a number text', '{"text":1,"replace":false}'],
+    ['a string replace', '{"text":"a","replace":"false"}'],
+    ['no replace', '{"text":"a"}'],
+    ['no text', '{"replace":false}'],
+    ['a string', '"text"'],
+  ])('a payload off the contract (%s) breaks the stream', (_, data) => {
+    expect(() => delta(data)).toThrow(StreamBreak);
+    expect(() => delta(data)).toThrow(/message\.delta does not match the contract/);
+  });
+});

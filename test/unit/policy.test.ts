@@ -1,0 +1,287 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { failureOf, POLICY, reactionTo } from '../../src/http/policy.js';
+import { backoff, nextWait, type RetryScope, type RetrySettings } from '../../src/http/policy-run.js';
+import { parseRetryAfter } from '../../src/http/retry-after.js';
+import {
+  ApiError,
+  ConnectionError,
+  ResponseValidationError,
+  TimeoutError,
+  ValidationError,
+} from '../../src/index.js';
+import { renderPolicyTable } from '../support/policy-table.js';
+
+function api(status: number, code: string, extra: Partial<ConstructorParameters<typeof ApiError>[0]> = {}) {
+  return new ApiError({
+    status,
+    code,
+    message: code,
+    data: null,
+    requestId: undefined,
+    errorDetails: undefined,
+    ...extra,
+  });
+}
+const retryAction = (retry_action: string) => ({ errorDetails: { retry_action } });
+
+const SETTINGS: RetrySettings = {
+  maxRetries: 2,
+  minDelayMs: 500,
+  maxDelayMs: 8_000,
+  maxRetryAfterMs: 60_000,
+  timeoutMs: 60_000,
+  onRetry: undefined,
+};
+const scope = (over: Partial<RetryScope> = {}, settings: Partial<RetrySettings> = {}): RetryScope => ({
+  kind: 'read',
+  settings: { ...SETTINGS, ...settings },
+  signal: undefined,
+  ...over,
+});
+const NONE = { retries: 0, polls: 0 };
+
+describe('the retry policy: which failure an error is', () => {
+  it.each([
+    ['a lost connection', new ConnectionError('x'), 'connection'],
+    ['no response in time', new TimeoutError('x'), 'timeout'],
+    ['429, even with check_status', api(429, 'rate_limited', retryAction('check_status')), 'rate_limited'],
+    ['7.3 409 turn in progress', api(409, 'api_v1_turn_in_progress'), 'in_progress'],
+    [
+      '7.3 409 idempotency_outcome_unknown',
+      api(409, 'api_v1_core_unavailable', { data: { code: 'idempotency_outcome_unknown' } }),
+      'outcome_stored',
+    ],
+    [
+      '7.3 503 persistence_failed, even with check_status',
+      api(503, 'api_v1_core_unavailable', {
+        data: { code: 'persistence_failed' },
+        ...retryAction('check_status'),
+      }),
+      'outcome_stored',
+    ],
+    [
+      '7.3 503 core_unavailable with another data.code is no stored outcome',
+      api(503, 'api_v1_core_unavailable', { data: { code: 'idempotency_outcome_unknown' } }),
+      'other',
+    ],
+    [
+      '7.3 409 core_unavailable with persistence_failed is no stored outcome',
+      api(409, 'api_v1_core_unavailable', { data: { code: 'persistence_failed' } }),
+      'other',
+    ],
+    ['7.3 a stored-outcome code without data', api(409, 'api_v1_core_unavailable'), 'other'],
+    [
+      '7.3 idempotency_outcome_unknown under another message code',
+      api(409, 'api_v1_chat_busy', { data: { code: 'idempotency_outcome_unknown' } }),
+      'other',
+    ],
+    ['7.5 503 interaction backend down', api(503, 'api_v1_interaction_backend_unavailable'), 'backend_down'],
+    ['7.5 check_status', api(503, 'api_v1_service_unavailable', retryAction('check_status')), 'check_status'],
+    ['7.5 409 not pending', api(409, 'api_v1_action_not_pending'), 'check_status'],
+    ['7.5 409 result unknown', api(409, 'api_v1_action_result_unknown'), 'check_status'],
+    ['7.5 503 never left', api(503, 'api_v1_service_unavailable', retryAction('retry')), 'outage_503'],
+    ['7 a 502 with retry_action retry', api(502, 'upstream_error', retryAction('retry')), 'outage_other'],
+    ['7.6 502 core unavailable', api(502, 'api_v1_core_unavailable'), 'undelivered'],
+    [
+      '7.6 a 503 core unavailable is not the undelivered cancel',
+      api(503, 'api_v1_core_unavailable'),
+      'other',
+    ],
+    ['a 502 of another code', api(502, 'upstream_error'), 'other'],
+    ['a 503 without retry_action (a load balancer)', api(503, 'http_503'), 'other'],
+    [
+      'a response off the contract',
+      new ResponseValidationError('x', { path: '', body: 1, status: 200 }),
+      'other',
+    ],
+    ['bad input', new ValidationError([{ field: 'a', message: 'b' }]), 'other'],
+    ['something else thrown', new TypeError('bug'), 'other'],
+  ])('%s', (_, error, failure) => {
+    expect(failureOf(error)).toBe(failure);
+  });
+});
+
+describe('the retry policy: how each operation meets a failure', () => {
+  it('7 a 429 was not processed: every operation repeats it', () => {
+    for (const kind of Object.keys(POLICY) as (keyof typeof POLICY)[])
+      expect(reactionTo(kind, api(429, 'rate_limited'))).toBe('retry');
+  });
+
+  it('a write that lost its response is not repeated (it may have applied); a read is', () => {
+    expect(reactionTo('write', new ConnectionError('x'))).toBe('never');
+    expect(reactionTo('write', new TimeoutError('x'))).toBe('never');
+    expect(reactionTo('read', new ConnectionError('x'))).toBe('retry');
+    expect(reactionTo('read', new TimeoutError('x'))).toBe('retry');
+  });
+
+  it("7.3 a turn's 502 or 504 is the key's stored outcome: not repeated, whatever retry_action says", () => {
+    expect(reactionTo('turn', api(502, 'upstream_error', retryAction('retry')))).toBe('never');
+    expect(reactionTo('turn', api(504, 'turn_timeout', retryAction('retry')))).toBe('never');
+    expect(reactionTo('turn', api(503, 'api_v1_service_unavailable', retryAction('retry')))).toBe('retry');
+  });
+
+  it('7.3 a running key is polled; a stored outcome is read with the same key', () => {
+    expect(reactionTo('turn', api(409, 'api_v1_turn_in_progress'))).toBe('poll');
+    const unknown = api(409, 'api_v1_core_unavailable', { data: { code: 'idempotency_outcome_unknown' } });
+    expect(reactionTo('turn', unknown)).toBe('read-outcome');
+    expect(reactionTo('read', unknown)).toBe('never');
+  });
+
+  it('7.5 an answer is resent after a lost response and a backend outage, never after check_status', () => {
+    expect(reactionTo('answer', new TimeoutError('x'))).toBe('retry');
+    expect(reactionTo('answer', api(503, 'api_v1_interaction_backend_unavailable'))).toBe('retry');
+    expect(reactionTo('answer', api(503, 'api_v1_action_result_unknown', retryAction('check_status')))).toBe(
+      'never',
+    );
+    expect(reactionTo('answer', api(409, 'api_v1_action_not_pending'))).toBe('never');
+  });
+
+  it('4.6, 7.6 cancel is idempotent: repeated on a timeout as on a 502 and a lost connection', () => {
+    expect(reactionTo('cancel', new TimeoutError('x'))).toBe('retry');
+    expect(reactionTo('cancel', new ConnectionError('x'))).toBe('retry');
+    expect(reactionTo('cancel', api(502, 'api_v1_core_unavailable'))).toBe('retry');
+    expect(reactionTo('cancel', api(404, 'api_v1_not_found'))).toBe('never');
+    expect(reactionTo('read', api(502, 'api_v1_core_unavailable'))).toBe('never');
+  });
+
+  it('the README\'s "What is retried" table is the policy table', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.split('### What is retried')[1]?.split('\n## ')[0] ?? '';
+    const table = section
+      .split('\n')
+      .filter((line) => line.startsWith('|'))
+      .join('\n');
+    expect(table, `the README table should read:\n${renderPolicyTable()}`).toBe(renderPolicyTable());
+  });
+});
+
+describe('the one backoff', () => {
+  it('doubles from minDelayMs, with up to as much again of jitter', () => {
+    expect(backoff(1, SETTINGS, 0)).toBe(500);
+    expect(backoff(2, SETTINGS, 0)).toBe(1_000);
+    expect(backoff(3, SETTINGS, 0.5)).toBe(3_000);
+    expect(backoff(1, SETTINGS, 0.999)).toBeCloseTo(999.5);
+  });
+
+  it('never waits more than maxDelayMs', () => {
+    expect(backoff(5, SETTINGS, 0)).toBe(8_000);
+    expect(backoff(4, SETTINGS, 0.5)).toBe(6_000);
+    expect(backoff(4, SETTINGS, 0.999)).toBe(7_996);
+    expect(backoff(5, SETTINGS, 0.001)).toBe(8_000);
+    expect(backoff(40, SETTINGS, 0.999)).toBe(8_000);
+  });
+
+  it('draws its jitter from Math.random when none is given', () => {
+    const wait = backoff(1, SETTINGS);
+    expect(wait).toBeGreaterThanOrEqual(500);
+    expect(wait).toBeLessThan(1_000);
+  });
+});
+
+describe('the wait before the next attempt', () => {
+  const now = 1_000_000;
+  const lost = new ConnectionError('x');
+
+  it('is the backoff of the retry to come', () => {
+    expect(nextWait(lost, NONE, scope(), now, now)).toBeGreaterThanOrEqual(500);
+    expect(nextWait(lost, { retries: 1, polls: 5 }, scope(), now, now)).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it('is none when the policy says never, or the retries are used up', () => {
+    expect(nextWait(api(400, 'bad'), NONE, scope(), now, now)).toBeUndefined();
+    expect(nextWait(lost, { retries: 2, polls: 0 }, scope(), now, now)).toBeUndefined();
+    expect(nextWait(lost, { retries: 1, polls: 0 }, scope(), now, now)).toBeDefined();
+    expect(nextWait(lost, NONE, scope({}, { maxRetries: 0 }), now, now)).toBeUndefined();
+  });
+
+  it('7.3 polls do not use up maxRetries, and back off on their own count', () => {
+    const running = api(409, 'api_v1_turn_in_progress');
+    const wait = nextWait(
+      running,
+      { retries: 0, polls: 3 },
+      scope({ kind: 'turn' }, { maxRetries: 0 }),
+      now,
+      now,
+    );
+    expect(wait).toBeGreaterThanOrEqual(4_000);
+    expect(wait).toBeLessThanOrEqual(8_000);
+  });
+
+  it('Retry-After is honoured when longer than the backoff, and not added to it', () => {
+    const asked = api(429, 'rate_limited', { retryAfterMs: 3_000 });
+    expect(nextWait(asked, NONE, scope(), now, now)).toBe(3_000);
+    const short = api(429, 'rate_limited', { retryAfterMs: 1 });
+    expect(nextWait(short, NONE, scope({}, { minDelayMs: 700, maxDelayMs: 700 }), now, now)).toBe(700);
+  });
+
+  it('a Retry-After longer than maxRetryAfter ends the call now', () => {
+    const at = (ms: number) => api(429, 'rate_limited', { retryAfterMs: ms });
+    expect(nextWait(at(60_000), NONE, scope({}, { timeoutMs: 120_000 }), now, now)).toBe(60_000);
+    expect(nextWait(at(60_001), NONE, scope({}, { timeoutMs: 120_000 }), now, now)).toBeUndefined();
+    expect(nextWait(at(5_000), NONE, scope({}, { maxRetryAfterMs: 4_999 }), now, now)).toBeUndefined();
+  });
+
+  it('no Retry-After wait is set past what a timer holds, whatever maxRetryAfter allows', () => {
+    const huge = api(503, 'x', { retryAfterMs: 2 ** 31, ...retryAction('retry') });
+    const open = { maxRetryAfterMs: Number.POSITIVE_INFINITY, timeoutMs: Number.POSITIVE_INFINITY };
+    expect(nextWait(huge, NONE, scope({}, open), now, now)).toBeUndefined();
+    const largest = api(503, 'x', { retryAfterMs: 2 ** 31 - 1, ...retryAction('retry') });
+    expect(nextWait(largest, NONE, scope({}, open), now, now)).toBe(2 ** 31 - 1);
+  });
+
+  it("a Retry-After wait ends within the call's timeout, counted from its first attempt", () => {
+    const asked = api(429, 'rate_limited', { retryAfterMs: 1_000 });
+    const budget = scope({}, { timeoutMs: 5_000 });
+    expect(nextWait(asked, NONE, budget, now, now + 4_000)).toBe(1_000);
+    expect(nextWait(asked, NONE, budget, now, now + 4_001)).toBeUndefined();
+    // Without Retry-After the backoff alone is bounded by maxDelayMs, not by the timeout.
+    expect(nextWait(lost, NONE, budget, now, now + 4_999)).toBeDefined();
+  });
+
+  it("7.3 a poll's Retry-After is bounded by the polling deadline, not by the timeout of one request", () => {
+    const running = api(409, 'api_v1_turn_in_progress', { retryAfterMs: 2_000 });
+    const polling = scope({ kind: 'turn', deadline: now + 10_000 }, { timeoutMs: 1_000 });
+    expect(nextWait(running, NONE, polling, now, now)).toBe(2_000);
+    expect(nextWait(running, NONE, { ...polling, deadline: now + 1_999 }, now, now)).toBeUndefined();
+  });
+
+  it("no wait ends past the scope's deadline (an interaction's, a poll's)", () => {
+    const steady = { minDelayMs: 500, maxDelayMs: 500 };
+    expect(nextWait(lost, NONE, scope({ deadline: now + 500 }, steady), now, now)).toBe(500);
+    expect(nextWait(lost, NONE, scope({ deadline: now + 499 }, steady), now, now)).toBeUndefined();
+    const asked = api(503, 'x', { retryAfterMs: 2_000, ...retryAction('retry') });
+    expect(nextWait(asked, NONE, scope({ deadline: now + 1_999 }, steady), now, now)).toBeUndefined();
+  });
+});
+
+describe('Retry-After', () => {
+  const now = Date.parse('2026-11-24T00:00:00Z');
+
+  it('delta-seconds, whole or fractional, with surrounding space', () => {
+    expect(parseRetryAfter('1', now)).toBe(1_000);
+    expect(parseRetryAfter(' 120 ', now)).toBe(120_000);
+    expect(parseRetryAfter('0.25', now)).toBe(250);
+    expect(parseRetryAfter('0', now)).toBe(0);
+  });
+
+  it('an HTTP date, counted from now; a past date is 0', () => {
+    expect(parseRetryAfter('Tue, 24 Nov 2026 00:00:30 GMT', now)).toBe(30_000);
+    expect(parseRetryAfter('Mon, 23 Nov 2026 23:00:00 GMT', now)).toBe(0);
+  });
+
+  it('a huge value is returned as it is, for the policy to refuse', () => {
+    expect(parseRetryAfter('1e10', now)).toBe(1e13);
+  });
+
+  it('negative, non-finite, empty and junk values ask for no wait', () => {
+    for (const junk of ['-5', '-0.5', 'Infinity', '1e400', 'soon', '', '   ', '1.2.3', null])
+      expect(parseRetryAfter(junk, now), String(junk)).toBeUndefined();
+  });
+
+  it('counts from the current time by default', () => {
+    const inAMinute = new Date(Date.now() + 60_000).toUTCString();
+    expect(parseRetryAfter(inAMinute)).toBeGreaterThan(58_000);
+    expect(parseRetryAfter(inAMinute)).toBeLessThanOrEqual(60_000);
+  });
+});
