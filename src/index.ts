@@ -82,18 +82,10 @@ export {
   ToolApproval,
   UnknownInteraction,
 } from './interactions/kinds.js';
-export type {
-  ElicitationDecision,
-  MaybePromise,
-  PlanDecision,
-  RunHandlers,
-  ToolDecision,
-} from './interactions/run.js';
 export { Actions, type AnswerEndpoint } from './resources/actions.js';
 export { Chats } from './resources/chats.js';
 export { Skills } from './resources/skills.js';
 export { type SentTurn, type StreamOptions, type TurnOptions, Turns } from './resources/turns.js';
-export { StreamInterruptedError, TurnError, type TurnLocation } from './stream/errors.js';
 export type {
   ActionRequiredEvent,
   CancelledEvent,
@@ -109,4 +101,12 @@ export type {
   UnknownEvent,
 } from './stream/events.js';
 export { isTerminal } from './stream/events.js';
-export { type RelayReadOptions, TurnStream, type TurnStreamListeners } from './stream/turn-stream.js';
+export { StreamInterruptedError, TurnError, type TurnLocation } from './turn/errors.js';
+export type {
+  ElicitationDecision,
+  MaybePromise,
+  PlanDecision,
+  RunHandlers,
+  ToolDecision,
+} from './turn/run.js';
+export { type RelayReadOptions, TurnStream, type TurnStreamListeners } from './turn/turn-stream.js';

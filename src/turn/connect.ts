@@ -2,10 +2,11 @@ import { AbortError, ConnectionError, ConvoError, ResponseValidationError } from
 import { sleep } from '../http/retry.js';
 import type { Logger, RequestOptions, Transport } from '../http/transport.js';
 import { sendKeyed } from '../http/turn-retry.js';
-import { StreamBreak, StreamInterruptedError } from './errors.js';
-import type { TurnStreamEvent } from './events.js';
-import type { StreamState } from './map.js';
-import { readEvents } from './sse.js';
+import { StreamBreak } from '../stream/errors.js';
+import type { TurnStreamEvent } from '../stream/events.js';
+import type { StreamState } from '../stream/map.js';
+import { readEvents } from '../stream/sse.js';
+import { StreamInterruptedError } from './errors.js';
 
 /** Everything needed to open, and re-open, one streamed turn. */
 export interface StreamRequest {

@@ -3,12 +3,12 @@ import type { Turn } from '../contract/turn.js';
 import { ConvoError } from '../errors.js';
 import type { Logger } from '../http/transport.js';
 import { toInteraction } from '../interactions/kinds.js';
-import { Delivery } from './delivery.js';
+import { Delivery } from '../stream/delivery.js';
+import type { TerminalEvent, TurnStreamEvent } from '../stream/events.js';
+import { StreamState } from '../stream/map.js';
+import { encodeEvents } from '../stream/relay.js';
+import { readEvents } from '../stream/sse.js';
 import { TurnError } from './errors.js';
-import type { TerminalEvent, TurnStreamEvent } from './events.js';
-import { StreamState } from './map.js';
-import { encodeEvents } from './relay.js';
-import { readEvents } from './sse.js';
 
 /** The callbacks of `TurnStream.on`, by name. */
 export interface TurnStreamListeners {

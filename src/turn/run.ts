@@ -1,9 +1,15 @@
 import type { Turn } from '../contract/turn.js';
 import { ApiError, ConnectionError, ConvoError, TimeoutError } from '../errors.js';
 import type { Logger } from '../http/transport.js';
+import type {
+  AuthRequired,
+  Elicitation,
+  Interaction,
+  PlanApproval,
+  ToolApproval,
+} from '../interactions/kinds.js';
 import type { TurnStreamEvent } from '../stream/events.js';
-import type { TurnStream } from '../stream/turn-stream.js';
-import type { AuthRequired, Elicitation, Interaction, PlanApproval, ToolApproval } from './kinds.js';
+import type { TurnStream } from './turn-stream.js';
 
 /** What a tool handler decides: `true` runs every tool, `false` none, or one decision per `tool_use_id`. */
 export type ToolDecision = boolean | Record<string, boolean>;
