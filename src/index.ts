@@ -73,7 +73,14 @@ export {
 export { Page, PagePromise } from './http/page.js';
 export type { RetryInfo } from './http/retry.js';
 export type { Logger, RequestOptions } from './http/transport.js';
-export { type AnswerContext, BaseInteraction, InteractionExpiredError } from './interactions/interaction.js';
+export type { ClassifiedPayload } from './interactions/classify.js';
+export {
+  type AnswerContext,
+  type AnswerEndpoint,
+  type AnswerSender,
+  BaseInteraction,
+  InteractionExpiredError,
+} from './interactions/interaction.js';
 export {
   AuthRequired,
   Elicitation,
@@ -82,26 +89,38 @@ export {
   ToolApproval,
   UnknownInteraction,
 } from './interactions/kinds.js';
-export { Actions, type AnswerEndpoint } from './resources/actions.js';
+export type { RelayedInteraction } from './interactions/relayed.js';
+export { Actions } from './resources/actions.js';
 export { Chats } from './resources/chats.js';
 export { Skills } from './resources/skills.js';
-export { type SentTurn, type StreamOptions, type TurnOptions, Turns } from './resources/turns.js';
+export { Turns } from './resources/turns.js';
+export { UnreadableTerminalError } from './stream/errors.js';
 export type {
-  ActionRequiredEvent,
+  ActionRequiredEventOf,
   CancelledEvent,
   CompletedEvent,
   DeltaEvent,
   ErrorEvent,
+  OffSchemaEvent,
   PingEvent,
   ResumedEvent,
   StartEvent,
   StepEvent,
+  StreamEvent,
   TerminalEvent,
-  TurnStreamEvent,
   UnknownEvent,
 } from './stream/events.js';
 export { isTerminal } from './stream/events.js';
-export { StreamInterruptedError, TurnError, type TurnLocation } from './turn/errors.js';
+export {
+  RelayedTurnError,
+  StreamInterruptedError,
+  TurnError,
+  TurnFailedError,
+  type TurnLocation,
+} from './turn/errors.js';
+export { EventStream, type StreamListeners } from './turn/event-stream.js';
+export type { StreamOptions, TurnOptions } from './turn/open.js';
+export { type RelayedStreamEvent, RelayedTurnStream, type RelayReadOptions } from './turn/relayed-stream.js';
 export type {
   ElicitationDecision,
   MaybePromise,
@@ -109,4 +128,10 @@ export type {
   RunHandlers,
   ToolDecision,
 } from './turn/run.js';
-export { type RelayReadOptions, TurnStream, type TurnStreamListeners } from './turn/turn-stream.js';
+export type { SentTurn } from './turn/send.js';
+export {
+  type ActionRequiredEvent,
+  TurnStream,
+  type TurnStreamEvent,
+  type TurnStreamListeners,
+} from './turn/turn-stream.js';

@@ -18,6 +18,7 @@ import {
 import { ApiError, ConnectionError, type ConvoError, TimeoutError } from '../errors.js';
 import { outageNeverLeft, type RetryRule } from '../http/retry.js';
 import type { RequestOptions } from '../http/transport.js';
+import type { AnswerEndpoint } from '../interactions/interaction.js';
 import { checkInput } from '../validate.js';
 import { chatPath } from './chats.js';
 import { Resource } from './resource.js';
@@ -40,9 +41,6 @@ const cancelRepeatable: RetryRule = (error: ConvoError) =>
   error instanceof ConnectionError ||
   outageNeverLeft(error) ||
   (error instanceof ApiError && error.status === 502 && error.code === 'api_v1_core_unavailable');
-
-/** The answer endpoints of 4.5. */
-export type AnswerEndpoint = 'approve-tool' | 'respond-plan' | 'respond-elicitation' | 'cancel-auth';
 
 const ANSWER_SCHEMAS: Record<AnswerEndpoint, z.ZodMiniType<unknown>> = {
   'approve-tool': ApproveToolSchema,

@@ -1,7 +1,5 @@
 import type * as z from 'zod/mini';
 import type { DeltaPayloadSchema } from '../contract/events.js';
-import { type Decoded, decode } from './decode.js';
-import { StreamBreak } from './errors.js';
 import type { RawEvent } from './sse.js';
 
 type DeltaPayload = z.infer<typeof DeltaPayloadSchema>;
@@ -10,20 +8,18 @@ type DeltaPayload = z.infer<typeof DeltaPayloadSchema>;
  * `message.delta`'s payload, validated: `decode` without the schema lookup and the wrapper. Nearly every
  * event of a turn is a delta, and zod, then JSON.parse, cost more than the rest of reading one. Each step
  * here takes only what `DeltaPayloadSchema` (a loose object with a string `text` and a boolean `replace`)
- * would take, and hands anything else to `decode`: so a payload is accepted or rejected exactly as the
- * schema does, with the schema's message.
+ * would take; anything else is `undefined`, for `decode` to judge with the schema's message.
  */
-export function decodeDelta(raw: RawEvent): DeltaPayload {
+export function decodeDelta(raw: RawEvent): DeltaPayload | undefined {
   const canonical = readCanonical(raw.data);
   if (canonical) return canonical;
   let data: unknown;
   try {
     data = JSON.parse(raw.data);
   } catch {
-    throw new StreamBreak(`${raw.event} carried data that is not JSON`);
+    return undefined;
   }
-  if (isDeltaPayload(data)) return data;
-  return (decode(raw) as Extract<Decoded, { name: 'message.delta' }>).payload;
+  return isDeltaPayload(data) ? data : undefined;
 }
 
 /**
