@@ -1,5 +1,4 @@
 import type { ActionRequiredPayload } from '../contract/events.js';
-import type { Step } from '../contract/turn.js';
 import type { Logger } from '../http/transport.js';
 import { decode } from './decode.js';
 import { decodeDelta } from './delta.js';
@@ -35,9 +34,12 @@ export class StreamState<I> {
   start: { chat_id: string; message_id: number } | undefined;
   /** Interactions already shown, so a re-delivered outcome does not show them twice. */
   readonly #actions = new Set<string>();
-  /** Each step shown, counted: a replay re-sends every stored step, two genuine twins included. */
-  readonly #steps = new Map<string, number>();
-  /** What the current connection may still replay of the steps shown before it (empty on the first). */
+  /**
+   * Each step (and off-schema event) shown, counted: a replay re-sends every stored one, two genuine twins
+   * included.
+   */
+  readonly #shown = new Map<string, number>();
+  /** What the current connection may still replay of what was shown before it (empty on the first). */
   #replay = new Map<string, number>();
   #rereads: number;
   readonly #pings: boolean;
@@ -54,7 +56,7 @@ export class StreamState<I> {
   /** A new connection begins: it re-sends the stored outcome from the beginning. */
   restart(): void {
     this.fold.restart();
-    this.#replay = new Map(this.#steps);
+    this.#replay = new Map(this.#shown);
   }
 
   /** Logs what came after the terminal event: it is dropped (6, rule 1). */
@@ -111,7 +113,9 @@ export class StreamState<I> {
         return false;
       }
       case 'message.step': {
-        const steps = decoded.payload.steps.filter((step) => this.#newStep(step));
+        const steps = decoded.payload.steps.filter((s) =>
+          this.#fresh(`step:${s.key}|${s.timestamp}|${s.status}`),
+        );
         if (steps.length > 0) out.push({ type: 'step', steps });
         return false;
       }
@@ -139,7 +143,7 @@ export class StreamState<I> {
         out.push({ type: 'error', error: decoded.payload });
         return true;
       case 'off_schema':
-        return this.#offSchema(decoded.event, decoded.data, decoded.problem, out);
+        return this.#offSchema(raw, decoded.data, decoded.problem, out);
       case 'unknown':
         // A relayed recovery: its deltas were reconciled before the relay, so the fold goes on as is.
         if (decoded.event === RESUMED_EVENT) {
@@ -152,10 +156,12 @@ export class StreamState<I> {
   }
 
   /** A known event off the contract is passed on as it came; a terminal one ends the stream with an error. */
-  #offSchema(event: string, data: unknown, problem: string, out: StreamEvent<I>[]): false {
+  #offSchema(raw: RawEvent, data: unknown, problem: string, out: StreamEvent<I>[]): false {
+    const { event } = raw;
     if (event === 'message.completed' || event === 'message.cancelled' || event === 'message.error') {
       throw new UnreadableTerminalError(event, problem);
     }
+    if (!this.#fresh(`off:${event}|${raw.data}`)) return false;
     this.#logger?.warn?.('an event does not match the contract; passed on as off_schema', { event, problem });
     out.push({ type: 'off_schema', event, data, problem });
     return false;
@@ -169,18 +175,17 @@ export class StreamState<I> {
   }
 
   /**
-   * Whether a step is news. A step is the same when its key, start and status are (a status that moved on
-   * is news); only a re-opened connection repeats one, so only there are steps already shown dropped, as
-   * many times as they were shown.
+   * Whether a step (or an off-schema event) is news. A step is the same when its key, start and status are
+   * (a status that moved on is news); only a re-opened connection repeats one, so only there is one already
+   * shown dropped, as many times as it was shown.
    */
-  #newStep(step: Step): boolean {
-    const key = `${step.key}|${step.timestamp}|${step.status}`;
+  #fresh(key: string): boolean {
     const replayed = this.#replay.get(key) ?? 0;
     if (replayed > 0) {
       this.#replay.set(key, replayed - 1);
       return false;
     }
-    this.#steps.set(key, (this.#steps.get(key) ?? 0) + 1);
+    this.#shown.set(key, (this.#shown.get(key) ?? 0) + 1);
     return true;
   }
 }
