@@ -43,9 +43,25 @@ function readCanonical(data: string): DeltaPayload | undefined {
   const start = data.charCodeAt(8) === 0x20 ? 10 : 9; // after `{"text":"` or `{"text": "`
   // The body holds no quote: the next one closes it. The tail ends `true}` or `false}`.
   return {
-    text: data.slice(start, data.indexOf('"', start)),
+    text: shared(data.slice(start, data.indexOf('"', start))),
     replace: data.charCodeAt(data.length - 3) === 0x75,
   };
+}
+
+/** Short texts seen lately, each kept once; cleared when full, so it stays small whatever the stream. */
+const SHARED = new Map<string, string>();
+const SHARED_MAX = 4096;
+
+/**
+ * One string per short text: a model repeats its tokens, and a folded text that points at one shared
+ * string per token holds far less than one fresh copy per delta (JSON.parse shares them the same way).
+ */
+function shared(text: string): string {
+  const known = SHARED.get(text);
+  if (known !== undefined) return known;
+  if (SHARED.size >= SHARED_MAX) SHARED.clear();
+  SHARED.set(text, text);
+  return text;
 }
 
 /** An object (not null, not an array) with a string `text` and a boolean `replace`: what the schema accepts. */
