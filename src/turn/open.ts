@@ -67,21 +67,17 @@ export function openTurnStream(
   const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
   const logger = transport.logger;
   const cancel = () => setup.cancel(call.chatId);
-  if (options.cancelOnAbort && options.signal) {
-    options.signal.addEventListener(
-      'abort',
-      () => {
-        if (!call.sent) return;
-        cancel().catch((error: unknown) => {
-          logger?.warn?.('could not cancel the turn after an abort', {
-            idempotencyKey: call.idempotencyKey,
-            error: String(error),
-          });
-        });
-      },
-      { once: true },
-    );
-  }
+  const onAbort = () => {
+    if (!call.sent) return;
+    cancel().catch((error: unknown) => {
+      logger?.warn?.('could not cancel the turn after an abort', {
+        idempotencyKey: call.idempotencyKey,
+        error: String(error),
+      });
+    });
+  };
+  const watched = options.cancelOnAbort ? options.signal : undefined;
+  watched?.addEventListener('abort', onAbort, { once: true });
   const state = new StreamState<Interaction>({
     pings: options.pings ?? false,
     logger,
@@ -103,7 +99,12 @@ export function openTurnStream(
     },
     state,
   );
-  return new TurnStream(events, call, { abort: (reason) => controller.abort(reason), cancel });
+  return new TurnStream(events, call, {
+    abort: (reason) => controller.abort(reason),
+    cancel,
+    // A caller's long-lived signal must not keep every finished turn alive.
+    release: () => watched?.removeEventListener('abort', onAbort),
+  });
 }
 
 /** Opens a streamed turn and answers its interactions through `handlers` (see `runTurn`). */

@@ -21,6 +21,8 @@ export interface TurnControls {
   abort: (reason?: unknown) => void;
   /** Asks the service to cancel the turn. */
   cancel: () => Promise<CancelResult>;
+  /** Lets go of what the turn held while it ran (the reading ended). */
+  release: () => void;
 }
 
 /**
@@ -106,6 +108,7 @@ export class TurnStream extends EventStream<Interaction> {
 
   protected override finished(): void {
     this.#over = true;
+    this.#controls.release();
     const pending = this.#pendingCancel;
     this.#pendingCancel = undefined;
     pending?.resolve(Promise.resolve({ chat_id: this.#call.chatId, cancelled: false }));
