@@ -35,8 +35,10 @@ export class TurnStream extends EventStream<Interaction> {
   readonly idempotencyKey: string;
   readonly #call: TurnCall;
   readonly #controls: TurnControls;
-  /** A `cancel()` that came before the turn started: sent once it starts. */
-  #pendingCancel: { resolve: (result: Promise<CancelResult>) => void } | undefined;
+  /** A `cancel()` that came before the turn started: sent once it starts (once, however many calls). */
+  #pendingCancel:
+    | { promise: Promise<CancelResult>; resolve: (result: Promise<CancelResult>) => void }
+    | undefined;
   #over = false;
 
   /** @internal Use `client.turns.stream()`. */
@@ -72,15 +74,14 @@ export class TurnStream extends EventStream<Interaction> {
    */
   cancel(): Promise<CancelResult> {
     if (this.messageId !== undefined || this.#over) return this.#controls.cancel();
-    return new Promise<Promise<CancelResult>>((resolve) => {
-      const earlier = this.#pendingCancel;
-      this.#pendingCancel = {
-        resolve: (result) => {
-          earlier?.resolve(result);
-          resolve(result);
-        },
-      };
-    }).then((result) => result);
+    if (!this.#pendingCancel) {
+      let resolve!: (result: Promise<CancelResult>) => void;
+      const promise = new Promise<CancelResult>((settle) => {
+        resolve = settle;
+      });
+      this.#pendingCancel = { promise, resolve };
+    }
+    return this.#pendingCancel.promise;
   }
 
   protected override failure(end: ErrorEvent): Error {

@@ -38,7 +38,7 @@ describe('the handler loop', () => {
 });
 
 describe('cancel', () => {
-  it('4.6 stream.cancel() before the turn started is sent once it starts, and the stream ends cancelled', async () => {
+  it('4.6 stream.cancel() before the turn started is sent once it starts, once however many calls', async () => {
     const requests: string[] = [];
     const fetch = async (input: Request | URL | string, init?: RequestInit) => {
       const request = new Request(input, init);
@@ -48,9 +48,11 @@ describe('cancel', () => {
     };
     const stream = client(fetch).turns.stream(CHAT, { content: 'x' });
     const result = stream.cancel();
+    const again = stream.cancel();
     expect(requests).toEqual([]);
     await stream.done();
     expect(await result).toEqual({ chat_id: CHAT, cancelled: true });
+    expect(await again).toEqual({ chat_id: CHAT, cancelled: true });
     expect(requests.filter((p) => p.endsWith('/actions/cancel'))).toHaveLength(1);
     expect(requests[0]).toMatch(/messages\/stream$/);
   });
