@@ -13,6 +13,7 @@ const BENCHES = [
   'bundle-size',
   'cold-import',
   'long-stream',
+  'resume-fold',
   'mock-load',
 ];
 const START = '<!-- bench:start -->';

@@ -30,7 +30,7 @@ try {
       attachments: { skill_ids: [skill.id], workspace_ids: [1] },
     },
     {
-      onText: (delta) => process.stdout.write(delta),
+      onText: (delta, _snapshot, replace) => process.stdout.write(replace ? `\n${delta}` : delta),
       onToolApproval: (approval) => {
         const [tool] = approval.tools;
         const left = Math.round((approval.expiresAt - Date.now()) / 1000);

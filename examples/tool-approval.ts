@@ -11,7 +11,7 @@ const turn = await client.turns.run(
       for (const tool of approval.tools) console.log(`approving ${tool.server}/${tool.name}`, tool.input);
       return true; // or false to reject all, or { [tool_use_id]: boolean } per tool
     },
-    onText: (delta) => process.stdout.write(delta),
+    onText: (delta, _snapshot, replace) => process.stdout.write(replace ? `\n${delta}` : delta),
   },
 );
 

@@ -6,6 +6,10 @@ export class ConvoError extends Error {
   override name = 'ConvoError';
   /** The `Idempotency-Key` of the turn call that failed, when it was one: read its outcome later with it. */
   idempotencyKey?: string;
+  /** The chat of the turn call that failed, when it was one. */
+  chatId?: string | undefined;
+  /** The turn's id (`message_id`), when the turn call that failed had started it. */
+  messageId?: number | undefined;
 }
 
 /** Fields of an `ApiError`. */

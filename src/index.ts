@@ -83,7 +83,14 @@ export type { BeforeErrorHook, BeforeRetryHook, Hooks } from './http/hooks.js';
 export { Page, PagePromise } from './http/page.js';
 export type { RetryInfo } from './http/policy-run.js';
 export type { Logger, RequestOptions } from './http/transport.js';
-export { type AnswerContext, BaseInteraction, InteractionExpiredError } from './interactions/interaction.js';
+export type { ClassifiedPayload } from './interactions/classify.js';
+export {
+  type AnswerContext,
+  type AnswerEndpoint,
+  type AnswerSender,
+  BaseInteraction,
+  InteractionExpiredError,
+} from './interactions/interaction.js';
 export {
   AuthRequired,
   Elicitation,
@@ -92,31 +99,49 @@ export {
   ToolApproval,
   UnknownInteraction,
 } from './interactions/kinds.js';
+export type { RelayedInteraction } from './interactions/relayed.js';
+export { Actions } from './resources/actions.js';
+export { Chats } from './resources/chats.js';
+export { Skills } from './resources/skills.js';
+export { Turns } from './resources/turns.js';
+export { UnreadableTerminalError } from './stream/errors.js';
+export type {
+  ActionRequiredEventOf,
+  CancelledEvent,
+  CompletedEvent,
+  DeltaEvent,
+  ErrorEvent,
+  OffSchemaEvent,
+  PingEvent,
+  ResumedEvent,
+  StartEvent,
+  StepEvent,
+  StreamEvent,
+  TerminalEvent,
+  UnknownEvent,
+} from './stream/events.js';
+export { isTerminal } from './stream/events.js';
+export {
+  RelayedTurnError,
+  StreamInterruptedError,
+  TurnError,
+  TurnFailedError,
+  type TurnLocation,
+} from './turn/errors.js';
+export { EventStream, type StreamListeners } from './turn/event-stream.js';
+export type { StreamOptions, TurnOptions } from './turn/open.js';
+export { type RelayedStreamEvent, RelayedTurnStream, type RelayReadOptions } from './turn/relayed-stream.js';
 export type {
   ElicitationDecision,
   MaybePromise,
   PlanDecision,
   RunHandlers,
   ToolDecision,
-} from './interactions/run.js';
-export { Actions, type AnswerEndpoint } from './resources/actions.js';
-export { Chats } from './resources/chats.js';
-export { Skills } from './resources/skills.js';
-export { type SentTurn, type StreamOptions, type TurnOptions, Turns } from './resources/turns.js';
-export { StreamInterruptedError, TurnError, type TurnLocation } from './stream/errors.js';
-export type {
-  ActionRequiredEvent,
-  CancelledEvent,
-  CompletedEvent,
-  DeltaEvent,
-  ErrorEvent,
-  PingEvent,
-  ResumedEvent,
-  StartEvent,
-  StepEvent,
-  TerminalEvent,
-  TurnStreamEvent,
-  UnknownEvent,
-} from './stream/events.js';
-export { isTerminal } from './stream/events.js';
-export { type RelayReadOptions, TurnStream, type TurnStreamListeners } from './stream/turn-stream.js';
+} from './turn/run.js';
+export type { SentTurn } from './turn/send.js';
+export {
+  type ActionRequiredEvent,
+  TurnStream,
+  type TurnStreamEvent,
+  type TurnStreamListeners,
+} from './turn/turn-stream.js';

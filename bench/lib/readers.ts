@@ -1,6 +1,7 @@
-// The three readers of benchmark 1: each reads an SSE turn body and returns the folded answer.
-import { TurnStream } from 'convo-sdk';
+// The readers of benchmark 1: each reads an SSE turn body and returns the folded answer.
+import { Client, TurnStream } from 'convo-sdk';
 import { createParser } from 'eventsource-parser';
+import { CHAT } from './sse.ts';
 
 /** (a) The SDK: SSE parsing, contract validation of every event, folding, typed events. */
 export async function viaTurnStream(body: ReadableStream<Uint8Array>): Promise<string> {
@@ -9,6 +10,20 @@ export async function viaTurnStream(body: ReadableStream<Uint8Array>): Promise<s
   for await (const event of stream) if (event.type === 'delta') deltas++;
   if (deltas === 0) throw new Error('no delta');
   return stream.text;
+}
+
+/**
+ * (a') The SDK as an application uses it: `client.turns.stream` over an injected fetch that answers with the
+ * body, read by a consumer that keeps the folded text (the key, the request, the connection layer included).
+ */
+export async function viaClient(body: ReadableStream<Uint8Array>): Promise<string> {
+  const fetch = async () => new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+  const client = new Client({ baseUrl: 'https://api.test', token: 'bench', fetch });
+  const stream = client.turns.stream(CHAT, { content: 'x' });
+  let text = '';
+  for await (const event of stream) if (event.type === 'delta') text = event.snapshot;
+  if (text === '') throw new Error('no delta');
+  return text;
 }
 
 /** (b) eventsource-parser and JSON.parse, nothing else. */

@@ -1,5 +1,6 @@
 import type { Schema } from '@cfworker/json-schema';
 import type { PlainIssue } from './issues.js';
+import { schemaHazards } from './schema-guard.js';
 
 /**
  * The JSON Schema validator is loaded by the first check, not on import: most apps never answer an
@@ -29,6 +30,9 @@ export async function elicitationIssues(
       });
     }
   }
+  // A hostile schema is refused before it reaches the validator (it would recurse or backtrack unbounded).
+  const hazards = schemaHazards(requestedSchema);
+  if (hazards.length > 0) return [...issues, ...hazards];
   validator ??= import('@cfworker/json-schema');
   const { Validator } = await validator;
   const result = new Validator(requestedSchema as Schema, '2020-12', false).validate(content);

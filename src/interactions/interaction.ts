@@ -3,17 +3,28 @@ import type { ActionResult } from '../contract/interactions.js';
 import { LIMITS } from '../contract/limits.js';
 import { ConvoError } from '../errors.js';
 import type { RequestOptions } from '../http/transport.js';
-import type { Actions } from '../resources/actions.js';
 
 /** The interaction's 110 s ran out before it was answered; nothing was sent. */
 export class InteractionExpiredError extends ConvoError {
   override name = 'InteractionExpiredError';
 }
 
+/** The answer endpoints of 4.5. */
+export type AnswerEndpoint = 'approve-tool' | 'respond-plan' | 'respond-elicitation' | 'cancel-auth';
+
+/** Sends an answer to the chat's endpoint, repeating what 7.5 allows but never after `until` (epoch ms). */
+export type AnswerSender = (
+  chatId: string,
+  endpoint: AnswerEndpoint,
+  body: Record<string, unknown>,
+  options: RequestOptions | undefined,
+  until: number,
+) => Promise<ActionResult>;
+
 /** What an interaction needs to answer itself. */
 export interface AnswerContext {
-  /** The endpoints; absent for an interaction read from a relay (answer it on the server instead). */
-  actions: Actions | undefined;
+  /** Sends the answers (the client's answer endpoints). */
+  answer: AnswerSender;
   chatId: string;
   /** When the event arrived (epoch ms). */
   receivedAt: number;
@@ -31,7 +42,7 @@ export abstract class BaseInteraction {
   readonly chatId: string;
   /** The `message.action_required` payload as it came. */
   readonly raw: ActionRequiredPayload;
-  readonly #actions: Actions | undefined;
+  readonly #answer: AnswerSender;
 
   constructor(raw: ActionRequiredPayload, context: AnswerContext) {
     this.raw = raw;
@@ -39,7 +50,7 @@ export abstract class BaseInteraction {
     this.chatId = context.chatId;
     this.receivedAt = context.receivedAt;
     this.expiresAt = context.receivedAt + LIMITS.interactionLifetimeMs;
-    this.#actions = context.actions;
+    this.#answer = context.answer;
   }
 
   /** Whether the deadline has passed. */
@@ -49,21 +60,16 @@ export abstract class BaseInteraction {
 
   /** Sends an answer: refused locally after the deadline, repeated (where 7.5 allows) only until it. */
   protected send(
-    endpoint: Parameters<Actions['answer']>[1],
+    endpoint: AnswerEndpoint,
     body: Record<string, unknown>,
     options: RequestOptions | undefined,
   ): Promise<ActionResult> {
-    if (!this.#actions) {
-      throw new ConvoError(
-        'this interaction was read from a relay: answer it on the server, with client.actions',
-      );
-    }
     if (this.expired()) {
       throw new InteractionExpiredError(
         `interaction ${this.action_id} expired at ${new Date(this.expiresAt).toISOString()}; nothing was sent`,
       );
     }
-    return this.#actions.answer(
+    return this.#answer(
       this.chatId,
       endpoint,
       { action_id: this.action_id, ...body },

@@ -1,18 +1,16 @@
 import { elicitationIssues } from '../contract/elicitation.js';
 import type { ActionRequiredPayload } from '../contract/events.js';
-import type { ActionResult } from '../contract/interactions.js';
-import {
-  type ElicitationPayload,
-  ElicitationPayloadSchema,
-  type PlanApprovalPayload,
-  PlanApprovalPayloadSchema,
-  type ToolApprovalPayload,
-  ToolApprovalPayloadSchema,
+import type {
+  ActionResult,
+  ElicitationPayload,
+  PlanApprovalPayload,
+  ToolApprovalPayload,
 } from '../contract/interactions.js';
 import type { PlainIssue } from '../contract/issues.js';
 import type { ToolCall } from '../contract/turn.js';
 import { ValidationError } from '../errors.js';
 import type { RequestOptions } from '../http/transport.js';
+import { classify } from './classify.js';
 import { type AnswerContext, BaseInteraction } from './interaction.js';
 
 /** The turn asks to run tools: approve all, reject all, or decide per tool (answered at `approve-tool`). */
@@ -157,26 +155,19 @@ export class UnknownInteraction extends BaseInteraction {
 /** An interaction, discriminated by `kind`, that knows its endpoint, its body and its deadline. */
 export type Interaction = ToolApproval | PlanApproval | Elicitation | AuthRequired | UnknownInteraction;
 
-/** Types a `message.action_required` payload by its kind. */
+/** Types a `message.action_required` payload by its kind, with answer methods. */
 export function toInteraction(raw: ActionRequiredPayload, context: AnswerContext): Interaction {
-  switch (raw.kind) {
-    case 'tool_approval': {
-      const payload = ToolApprovalPayloadSchema.safeParse(raw.payload);
-      if (payload.success) return new ToolApproval(raw, payload.data, context);
-      break;
-    }
-    case 'plan_approval': {
-      const payload = PlanApprovalPayloadSchema.safeParse(raw.payload);
-      if (payload.success) return new PlanApproval(raw, payload.data, context);
-      break;
-    }
-    case 'elicitation': {
-      const payload = ElicitationPayloadSchema.safeParse(raw.payload);
-      if (payload.success) return new Elicitation(raw, payload.data, context);
-      break;
-    }
+  const typed = classify(raw);
+  switch (typed.kind) {
+    case 'tool_approval':
+      return new ToolApproval(raw, typed.payload, context);
+    case 'plan_approval':
+      return new PlanApproval(raw, typed.payload, context);
+    case 'elicitation':
+      return new Elicitation(raw, typed.payload, context);
     case 'auth_required':
       return new AuthRequired(raw, context);
+    case 'unknown':
+      return new UnknownInteraction(raw, context);
   }
-  return new UnknownInteraction(raw, context);
 }

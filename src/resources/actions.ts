@@ -19,12 +19,10 @@ import { ApiError, ConnectionError, TimeoutError } from '../errors.js';
 import type { ApiPromise } from '../http/api-promise.js';
 import { retrying } from '../http/policy-run.js';
 import type { RequestOptions, Result } from '../http/transport.js';
+import type { AnswerEndpoint } from '../interactions/interaction.js';
 import { checkInput } from '../validate.js';
 import { chatPath } from './chats.js';
 import { Resource } from './resource.js';
-
-/** The answer endpoints of 4.5. */
-export type AnswerEndpoint = 'approve-tool' | 'respond-plan' | 'respond-elicitation' | 'cancel-auth';
 
 const ANSWER_SCHEMAS: Record<AnswerEndpoint, z.ZodMiniType<unknown>> = {
   'approve-tool': ApproveToolSchema,

@@ -10,7 +10,6 @@ import {
   type StartPayloadSchema,
   type StepPayloadSchema,
 } from '../contract/events.js';
-import { StreamBreak } from './errors.js';
 import type { RawEvent } from './sse.js';
 
 /** A wire event with its payload validated; unknown names pass through. */
@@ -22,33 +21,37 @@ export type Decoded =
   | { name: 'ping'; payload: z.infer<typeof PingPayloadSchema> }
   | { name: 'message.completed' | 'message.cancelled'; payload: z.infer<typeof FinishedPayloadSchema> }
   | { name: 'message.error'; payload: z.infer<typeof ErrorPayloadSchema> }
-  | { name: 'unknown'; event: string; data: unknown };
+  | { name: 'unknown'; event: string; data: unknown }
+  | { name: 'off_schema'; event: EventName; data: unknown; problem: string };
 
 /**
- * Validates one event. A known event whose data is not JSON or breaks the contract means the bytes were
- * damaged on the way: a `StreamBreak`, which the stream recovers from by re-reading the stored outcome.
+ * Validates one event. A known event whose data is not JSON or does not match the contract is
+ * `off_schema`, carrying its raw data: the bytes of an event arrive whole or not at all (a cut connection
+ * never completes the event), so such a payload is what the service sent, and re-reading would send it again.
  */
 export function decode(raw: RawEvent): Decoded {
   const schema = (EVENT_SCHEMAS as Record<string, (typeof EVENT_SCHEMAS)[EventName]>)[raw.event];
-  if (!schema) return { name: 'unknown', event: raw.event, data: parseLoose(raw.data) };
-  let data: unknown;
-  try {
-    data = JSON.parse(raw.data);
-  } catch {
-    throw new StreamBreak(`${raw.event} carried data that is not JSON`);
-  }
-  const result = schema.safeParse(data);
-  if (!result.success) {
-    const path = result.error.issues[0]?.path.join('.') ?? '';
-    throw new StreamBreak(`${raw.event} does not match the contract at ${path || '(root)'}`);
-  }
-  return { name: raw.event, payload: result.data } as Decoded;
+  const name = raw.event as EventName;
+  const parsed = parseLoose(raw.data);
+  if (!schema) return { name: 'unknown', event: raw.event, data: parsed.data };
+  if (!parsed.json)
+    return { name: 'off_schema', event: name, data: parsed.data, problem: 'data is not JSON' };
+  const result = schema.safeParse(parsed.data);
+  if (result.success) return { name, payload: result.data } as Decoded;
+  const issue = result.error.issues[0];
+  const path = issue?.path.join('.') || '(root)';
+  return {
+    name: 'off_schema',
+    event: name,
+    data: parsed.data,
+    problem: `${path}: ${issue?.message ?? 'invalid'}`,
+  };
 }
 
-function parseLoose(data: string): unknown {
+function parseLoose(data: string): { json: boolean; data: unknown } {
   try {
-    return JSON.parse(data);
+    return { json: true, data: JSON.parse(data) };
   } catch {
-    return data;
+    return { json: false, data };
   }
 }

@@ -1,10 +1,10 @@
 import { ConvoError } from '../errors.js';
-import { isTerminal, type TerminalEvent, type TurnStreamEvent } from './events.js';
+import { isTerminal, type StreamEvent, type TerminalEvent } from './events.js';
 
 /** What a `Delivery` tells its stream. */
-export interface DeliveryHooks {
+export interface DeliveryHooks<E> {
   /** Each event, just before the consumer gets it. */
-  observe(event: TurnStreamEvent): void;
+  observe(event: E): void;
   /** The terminal event was handed out. */
   ended(event: TerminalEvent): void;
   /** Reading failed, or stopped before the terminal event; runs before the consumer sees `error`. */
@@ -17,22 +17,22 @@ export interface DeliveryHooks {
  * the generator it replaces: calls run one after another, the first error ends it, and the source is closed
  * after the terminal event (on the next call), on an error, or on `return()`.
  */
-export class Delivery implements AsyncIterableIterator<TurnStreamEvent> {
-  readonly #source: AsyncIterator<TurnStreamEvent[]>;
-  readonly #hooks: DeliveryHooks;
-  #batch: TurnStreamEvent[] = [];
+export class Delivery<E extends StreamEvent<unknown>> implements AsyncIterableIterator<E> {
+  readonly #source: AsyncIterator<E[]>;
+  readonly #hooks: DeliveryHooks<E>;
+  #batch: E[] = [];
   #index = 0;
   #terminal = false;
   #closed = false;
   /** The call in progress, when it has to wait for the source: later calls run after it. */
   #waiting: Promise<unknown> | undefined;
 
-  constructor(source: AsyncIterator<TurnStreamEvent[]>, hooks: DeliveryHooks) {
+  constructor(source: AsyncIterator<E[]>, hooks: DeliveryHooks<E>) {
     this.#source = source;
     this.#hooks = hooks;
   }
 
-  next(): Promise<IteratorResult<TurnStreamEvent>> {
+  next(): Promise<IteratorResult<E>> {
     if (!this.#waiting && this.#index < this.#batch.length) {
       try {
         return Promise.resolve(this.#hand());
@@ -43,7 +43,7 @@ export class Delivery implements AsyncIterableIterator<TurnStreamEvent> {
     return this.#track(this.#after(() => this.#pull()));
   }
 
-  return(): Promise<IteratorResult<TurnStreamEvent>> {
+  return(): Promise<IteratorResult<E>> {
     return this.#track(
       this.#after(async () => {
         if (!this.#closed && !this.#terminal) this.#hooks.failed(closedEarly());
@@ -71,7 +71,7 @@ export class Delivery implements AsyncIterableIterator<TurnStreamEvent> {
     return tracked;
   }
 
-  async #pull(): Promise<IteratorResult<TurnStreamEvent>> {
+  async #pull(): Promise<IteratorResult<E>> {
     if (this.#closed || this.#terminal) {
       await this.#close();
       return { done: true, value: undefined };
@@ -97,7 +97,7 @@ export class Delivery implements AsyncIterableIterator<TurnStreamEvent> {
     throw error;
   }
 
-  #hand(): IteratorResult<TurnStreamEvent> {
+  #hand(): IteratorResult<E> {
     const event = this.#batch[this.#index++]!;
     this.#hooks.observe(event);
     if (event.type !== 'delta' && isTerminal(event)) {

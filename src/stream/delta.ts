@@ -1,7 +1,5 @@
 import type * as z from 'zod/mini';
 import type { DeltaPayloadSchema } from '../contract/events.js';
-import { type Decoded, decode } from './decode.js';
-import { StreamBreak } from './errors.js';
 import type { RawEvent } from './sse.js';
 
 type DeltaPayload = z.infer<typeof DeltaPayloadSchema>;
@@ -10,20 +8,18 @@ type DeltaPayload = z.infer<typeof DeltaPayloadSchema>;
  * `message.delta`'s payload, validated: `decode` without the schema lookup and the wrapper. Nearly every
  * event of a turn is a delta, and zod, then JSON.parse, cost more than the rest of reading one. Each step
  * here takes only what `DeltaPayloadSchema` (a loose object with a string `text` and a boolean `replace`)
- * would take, and hands anything else to `decode`: so a payload is accepted or rejected exactly as the
- * schema does, with the schema's message.
+ * would take; anything else is `undefined`, for `decode` to judge with the schema's message.
  */
-export function decodeDelta(raw: RawEvent): DeltaPayload {
+export function decodeDelta(raw: RawEvent): DeltaPayload | undefined {
   const canonical = readCanonical(raw.data);
   if (canonical) return canonical;
   let data: unknown;
   try {
     data = JSON.parse(raw.data);
   } catch {
-    throw new StreamBreak(`${raw.event} carried data that is not JSON`);
+    return undefined;
   }
-  if (isDeltaPayload(data)) return data;
-  return (decode(raw) as Extract<Decoded, { name: 'message.delta' }>).payload;
+  return isDeltaPayload(data) ? data : undefined;
 }
 
 /**
@@ -47,9 +43,25 @@ function readCanonical(data: string): DeltaPayload | undefined {
   const start = data.charCodeAt(8) === 0x20 ? 10 : 9; // after `{"text":"` or `{"text": "`
   // The body holds no quote: the next one closes it. The tail ends `true}` or `false}`.
   return {
-    text: data.slice(start, data.indexOf('"', start)),
+    text: shared(data.slice(start, data.indexOf('"', start))),
     replace: data.charCodeAt(data.length - 3) === 0x75,
   };
+}
+
+/** Short texts seen lately, each kept once; cleared when full, so it stays small whatever the stream. */
+const SHARED = new Map<string, string>();
+const SHARED_MAX = 4096;
+
+/**
+ * One string per short text: a model repeats its tokens, and a folded text that points at one shared
+ * string per token holds far less than one fresh copy per delta (JSON.parse shares them the same way).
+ */
+function shared(text: string): string {
+  const known = SHARED.get(text);
+  if (known !== undefined) return known;
+  if (SHARED.size >= SHARED_MAX) SHARED.clear();
+  SHARED.set(text, text);
+  return text;
 }
 
 /** An object (not null, not an array) with a string `text` and a boolean `replace`: what the schema accepts. */

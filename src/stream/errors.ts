@@ -1,65 +1,22 @@
-import type { ErrorDetails } from '../contract/envelope.js';
-import type { TurnFailure } from '../contract/events.js';
 import { ConvoError } from '../errors.js';
-
-/** Where a turn can be found later: its chat, its message id once known, and its key. */
-export interface TurnLocation {
-  /** The chat of the turn. */
-  chatId: string;
-  /** The turn's id (`message_id` of `message.start`), once the stream said it. */
-  messageId: number | undefined;
-  /** The key that re-delivers the turn's outcome. */
-  idempotencyKey: string;
-}
-
-/** The turn failed (`message.error`): `code`, `retryable` and `details` come from the service. */
-export class TurnError extends ConvoError implements TurnLocation {
-  override name = 'TurnError';
-  /** The turn's error code (`upstream_error`, `turn_timeout`, ...). */
-  readonly code: TurnFailure['code'];
-  /** True when another operation with a NEW key may work; the same key replays this error. */
-  readonly retryable: boolean;
-  /** Outage details, when the cause was an outage. */
-  readonly details: ErrorDetails | undefined;
-  readonly chatId: string;
-  readonly messageId: number | undefined;
-  override idempotencyKey: string;
-
-  constructor(failure: TurnFailure, where: TurnLocation) {
-    super(`turn failed with ${failure.code}: ${failure.message}`);
-    this.code = failure.code;
-    this.retryable = failure.retryable;
-    this.details = failure.details;
-    this.chatId = where.chatId;
-    this.messageId = where.messageId;
-    this.idempotencyKey = where.idempotencyKey;
-  }
-}
-
-/** The stream broke and recovery through the key gave up; the turn may still finish: find it by key or id. */
-export class StreamInterruptedError extends ConvoError implements TurnLocation {
-  override name = 'StreamInterruptedError';
-  readonly chatId: string;
-  readonly messageId: number | undefined;
-  override idempotencyKey: string;
-  /** How many times the stream was re-opened before giving up. */
-  readonly resumes: number;
-
-  constructor(message: string, where: TurnLocation & { resumes: number; cause: unknown }) {
-    super(
-      `${message}; the turn may still complete: read it with the same Idempotency-Key or in the message listing`,
-      {
-        cause: where.cause,
-      },
-    );
-    this.chatId = where.chatId;
-    this.messageId = where.messageId;
-    this.idempotencyKey = where.idempotencyKey;
-    this.resumes = where.resumes;
-  }
-}
 
 /** Why a connection was given up on; each is recovered by re-sending the key. */
 export class StreamBreak extends ConvoError {
   override name = 'StreamBreak';
+}
+
+/**
+ * A terminal event that cannot be read: the turn ended, but how is unknown. Not a broken connection (a
+ * re-read would send the same event again): the stream ends with this error, which carries the key to
+ * read the turn later.
+ */
+export class UnreadableTerminalError extends ConvoError {
+  override name = 'UnreadableTerminalError';
+  /** The wire name of the terminal event. */
+  readonly event: string;
+
+  constructor(event: string, problem: string) {
+    super(`the terminal event ${event} could not be read (${problem}); read the turn with its key`);
+    this.event = event;
+  }
 }

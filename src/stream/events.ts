@@ -1,6 +1,5 @@
 import type { TurnFailure } from '../contract/events.js';
 import type { Step, Turn } from '../contract/turn.js';
-import type { Interaction } from '../interactions/kinds.js';
 
 /** `message.start`: the turn began; `message_id` finds it later in the message listing. */
 export interface StartEvent {
@@ -24,11 +23,11 @@ export interface StepEvent {
   steps: Step[];
 }
 
-/** The turn waits for an answer: `interaction` is typed by `kind` and answers itself (or see `turns.run`). */
-export interface ActionRequiredEvent {
+/** The turn waits for an answer: `interaction` is typed by `kind` (live streams: it answers itself). */
+export interface ActionRequiredEventOf<I> {
   type: 'action_required';
-  /** The interaction, with its payload, deadline and answer methods. */
-  interaction: Interaction;
+  /** The interaction: its payload and deadline (and, on a live stream, its answer methods). */
+  interaction: I;
 }
 
 /** A keep-alive; surfaced only with the `pings` option. */
@@ -55,6 +54,20 @@ export interface ErrorEvent {
   error: TurnFailure;
 }
 
+/**
+ * A known event whose payload does not match the contract (a newer service, or a faulty one): passed on
+ * with its raw data instead of being taken for damaged bytes (a warning is logged).
+ */
+export interface OffSchemaEvent {
+  type: 'off_schema';
+  /** The wire name (`message.step`, ...). */
+  event: string;
+  /** The data as it came: parsed JSON, or the raw text when it was not JSON. */
+  data: unknown;
+  /** What did not match: the first field path and its problem. */
+  problem: string;
+}
+
 /** The connection broke and the stream was re-opened with the same key; what follows continues the text. */
 export interface ResumedEvent {
   type: 'resumed';
@@ -71,23 +84,24 @@ export interface UnknownEvent {
   data: unknown;
 }
 
-/** Every event a `TurnStream` yields, discriminated by `type`. */
-export type TurnStreamEvent =
+/** Every event a stream yields, discriminated by `type`, with interactions of type `I`. */
+export type StreamEvent<I> =
   | StartEvent
   | DeltaEvent
   | StepEvent
-  | ActionRequiredEvent
+  | ActionRequiredEventOf<I>
   | PingEvent
   | CompletedEvent
   | CancelledEvent
   | ErrorEvent
   | ResumedEvent
+  | OffSchemaEvent
   | UnknownEvent;
 
 /** The events that end a turn. */
 export type TerminalEvent = CompletedEvent | CancelledEvent | ErrorEvent;
 
 /** Whether `event` ends the turn. */
-export function isTerminal(event: TurnStreamEvent): event is TerminalEvent {
+export function isTerminal(event: StreamEvent<unknown>): event is TerminalEvent {
   return event.type === 'completed' || event.type === 'cancelled' || event.type === 'error';
 }

@@ -27,8 +27,17 @@ export class Fold {
       this.#source = this.shown;
       return delta;
     }
-    this.#source = replace ? text : this.#source + text;
-    return this.#reconcile(this.#source, false);
+    if (replace) {
+      this.#source = text;
+      return this.#reconcile(text, false);
+    }
+    // Catching up, `#source` is a prefix of `shown`: only the new part is compared, at its place, so a
+    // replay of many small deltas costs their length, not the shown text's length for each.
+    const at = this.#source.length;
+    this.#source += text;
+    if (!this.shown.startsWith(text, at)) return this.#reconcile(this.#source, false);
+    if (this.#source.length === this.shown.length) this.#catchUp(this.shown);
+    return undefined;
   }
 
   /** A new connection begins: its deltas start again from the beginning of the answer. */
@@ -49,18 +58,21 @@ export class Fold {
     const shown = this.shown;
     if (target === shown) {
       // Equal text, two strings: keep the one the caller gets (the terminal's), not both.
-      this.shown = target;
-      this.#source = target;
-      this.#inStep = true;
+      this.#catchUp(target);
       return undefined;
     }
     // The new connection has not caught up with what was shown yet.
     if (!final && shown.startsWith(target)) return undefined;
-    this.shown = target;
-    this.#source = target;
-    this.#inStep = true;
+    this.#catchUp(target);
     return target.startsWith(shown)
       ? { text: target.slice(shown.length), replace: false }
       : { text: target, replace: true };
+  }
+
+  /** The connection's text and the shown text are `text` again: deltas pass straight through. */
+  #catchUp(text: string): void {
+    this.shown = text;
+    this.#source = text;
+    this.#inStep = true;
   }
 }

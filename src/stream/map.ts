@@ -1,35 +1,62 @@
 import type { ActionRequiredPayload } from '../contract/events.js';
 import type { Logger } from '../http/transport.js';
-import type { Interaction } from '../interactions/kinds.js';
 import { decode } from './decode.js';
 import { decodeDelta } from './delta.js';
-import type { TurnStreamEvent } from './events.js';
+import { StreamBreak, UnreadableTerminalError } from './errors.js';
+import type { StreamEvent } from './events.js';
 import { Fold, type TextChange } from './fold.js';
 import type { RawEvent } from './sse.js';
 
 /** The relay's own event: a recovery, carried to a browser by `toReadableStream`. */
 export const RESUMED_EVENT = 'convo.resumed';
 
+/** `message.error` codes that say to read the stored outcome again with the same key (6). */
+const REREAD_CODES: ReadonlySet<string> = new Set(['idempotency_outcome_unknown', 'persistence_failed']);
+
+/** How a `StreamState` is set up. */
+export interface StreamStateOptions<I> {
+  /** Yield `ping` events too. */
+  pings: boolean;
+  logger: Logger | undefined;
+  /** Makes the interaction of a `message.action_required` (injected: this layer knows no answers). */
+  interaction: (raw: ActionRequiredPayload, chatId: string) => I;
+  /**
+   * How many times a `message.error` that says to read the outcome again (6) re-opens the stream with
+   * its key instead of ending it (default 0: the error ends the stream).
+   */
+  rereads?: number | undefined;
+}
+
 /** What one stream of a turn keeps across its connections. */
-export class StreamState {
+export class StreamState<I> {
   readonly fold = new Fold();
   /** `message.start`, once seen: a re-opened connection starts again, and is not shown twice. */
   start: { chat_id: string; message_id: number } | undefined;
-  /** Interactions and steps already shown, so a re-delivered outcome does not show them twice. */
-  readonly seen = new Set<string>();
+  /** Interactions already shown, so a re-delivered outcome does not show them twice. */
+  readonly #actions = new Set<string>();
+  /**
+   * Each step (and off-schema event) shown, counted: a replay re-sends every stored one, two genuine twins
+   * included.
+   */
+  readonly #shown = new Map<string, number>();
+  /** What the current connection may still replay of what was shown before it (empty on the first). */
+  #replay = new Map<string, number>();
+  #rereads: number;
   readonly #pings: boolean;
   readonly #logger: Logger | undefined;
-  readonly #interaction: (raw: ActionRequiredPayload, chatId: string) => Interaction;
+  readonly #interaction: (raw: ActionRequiredPayload, chatId: string) => I;
 
-  constructor(options: {
-    pings: boolean;
-    logger: Logger | undefined;
-    /** Makes the typed interaction of a `message.action_required`. */
-    interaction: (raw: ActionRequiredPayload, chatId: string) => Interaction;
-  }) {
+  constructor(options: StreamStateOptions<I>) {
     this.#pings = options.pings;
     this.#logger = options.logger;
     this.#interaction = options.interaction;
+    this.#rereads = options.rereads ?? 0;
+  }
+
+  /** A new connection begins: it re-sends the stored outcome from the beginning. */
+  restart(): void {
+    this.fold.restart();
+    this.#replay = new Map(this.#shown);
   }
 
   /** Logs what came after the terminal event: it is dropped (6, rule 1). */
@@ -41,11 +68,11 @@ export class StreamState {
   /**
    * Turns the events of one connection, a chunk's worth at a time, into the caller's events; returns `true`
    * once a terminal event was yielded (reading stops there, and the rest is dropped), `false` when the
-   * connection ended without one. Events before a damaged one are yielded before its error is thrown.
+   * connection ended without one. Events before a failing one are yielded before its error is thrown.
    */
-  async *connection(batches: AsyncIterable<RawEvent[]>): AsyncGenerator<TurnStreamEvent[], boolean> {
+  async *connection(batches: AsyncIterable<RawEvent[]>): AsyncGenerator<StreamEvent<I>[], boolean> {
     for await (const raws of batches) {
-      const out: TurnStreamEvent[] = [];
+      const out: StreamEvent<I>[] = [];
       let i = 0;
       let ended = false;
       try {
@@ -62,9 +89,12 @@ export class StreamState {
   }
 
   /** Maps one wire event onto `out` (nothing, one or two events); `true` when it ended the turn. */
-  #map(raw: RawEvent, out: TurnStreamEvent[]): boolean {
+  #map(raw: RawEvent, out: StreamEvent<I>[]): boolean {
     // Nearly every event is a delta: no schema lookup, no wrapper.
-    if (raw.event === 'message.delta') return this.#delta(decodeDelta(raw), out);
+    if (raw.event === 'message.delta') {
+      const delta = decodeDelta(raw);
+      if (delta) return this.#delta(delta, out);
+    }
     const decoded = decode(raw);
     switch (decoded.name) {
       case 'message.delta':
@@ -83,16 +113,15 @@ export class StreamState {
         return false;
       }
       case 'message.step': {
-        // One by one: a re-delivered outcome carries every stored step in one event. A step is the same
-        // when its key, start and status are; a status that moved on is news.
         const steps = decoded.payload.steps.filter((s) =>
-          this.#firstTime(`step:${s.key}|${s.timestamp}|${s.status}`),
+          this.#fresh(`step:${s.key}|${s.timestamp}|${s.status}`),
         );
         if (steps.length > 0) out.push({ type: 'step', steps });
         return false;
       }
       case 'message.action_required':
-        if (this.#firstTime(`action:${decoded.payload.action_id}`)) {
+        if (!this.#actions.has(decoded.payload.action_id)) {
+          this.#actions.add(decoded.payload.action_id);
           const interaction = this.#interaction(decoded.payload, this.start?.chat_id ?? '');
           out.push({ type: 'action_required', interaction });
         }
@@ -107,8 +136,14 @@ export class StreamState {
         return true;
       }
       case 'message.error':
+        if (REREAD_CODES.has(decoded.payload.code) && this.#rereads > 0) {
+          this.#rereads--;
+          throw new StreamBreak(`message.error ${decoded.payload.code}: reading the stored outcome again`);
+        }
         out.push({ type: 'error', error: decoded.payload });
         return true;
+      case 'off_schema':
+        return this.#offSchema(raw, decoded.data, decoded.problem, out);
       case 'unknown':
         // A relayed recovery: its deltas were reconciled before the relay, so the fold goes on as is.
         if (decoded.event === RESUMED_EVENT) {
@@ -120,16 +155,37 @@ export class StreamState {
     }
   }
 
-  #delta(delta: TextChange, out: TurnStreamEvent[]): false {
+  /** A known event off the contract is passed on as it came; a terminal one ends the stream with an error. */
+  #offSchema(raw: RawEvent, data: unknown, problem: string, out: StreamEvent<I>[]): false {
+    const { event } = raw;
+    if (event === 'message.completed' || event === 'message.cancelled' || event === 'message.error') {
+      throw new UnreadableTerminalError(event, problem);
+    }
+    if (!this.#fresh(`off:${event}|${raw.data}`)) return false;
+    this.#logger?.warn?.('an event does not match the contract; passed on as off_schema', { event, problem });
+    out.push({ type: 'off_schema', event, data, problem });
+    return false;
+  }
+
+  #delta(delta: TextChange, out: StreamEvent<I>[]): false {
     const change = this.fold.apply(delta);
     if (change)
       out.push({ type: 'delta', text: change.text, replace: change.replace, snapshot: this.fold.shown });
     return false;
   }
 
-  #firstTime(key: string): boolean {
-    if (this.seen.has(key)) return false;
-    this.seen.add(key);
+  /**
+   * Whether a step (or an off-schema event) is news. A step is the same when its key, start and status are
+   * (a status that moved on is news); only a re-opened connection repeats one, so only there is one already
+   * shown dropped, as many times as it was shown.
+   */
+  #fresh(key: string): boolean {
+    const replayed = this.#replay.get(key) ?? 0;
+    if (replayed > 0) {
+      this.#replay.set(key, replayed - 1);
+      return false;
+    }
+    this.#shown.set(key, (this.#shown.get(key) ?? 0) + 1);
     return true;
   }
 }

@@ -1,10 +1,16 @@
-import type { TurnStreamEvent } from './events.js';
+import type { ActionRequiredPayload } from '../contract/events.js';
+import type { StreamEvent } from './events.js';
 import { RESUMED_EVENT } from './map.js';
 
 const encoder = new TextEncoder();
 
+/** An interaction that can be relayed: it keeps the payload it came with. */
+export interface Relayable {
+  readonly raw: ActionRequiredPayload;
+}
+
 /** The wire name and payload of an event, as the service sends it (and `convo.resumed` for a recovery). */
-function toWire(event: TurnStreamEvent): [string, unknown] {
+function toWire(event: StreamEvent<Relayable>): [string, unknown] {
   switch (event.type) {
     case 'start': {
       const { type: _, ...payload } = event;
@@ -27,6 +33,7 @@ function toWire(event: TurnStreamEvent): [string, unknown] {
       return ['message.error', event.error];
     case 'resumed':
       return [RESUMED_EVENT, { attempt: event.attempt, reason: event.reason }];
+    case 'off_schema':
     case 'unknown':
       return [event.event, event.data];
   }
@@ -36,7 +43,7 @@ function toWire(event: TurnStreamEvent): [string, unknown] {
  * Encodes what a reader sees (the deltas after reconciliation, not the raw ones) as SSE, so that a browser
  * reading it with `TurnStream.fromReadableStream` folds exactly the same text.
  */
-export function encodeEvents(events: AsyncIterable<TurnStreamEvent>): ReadableStream<Uint8Array> {
+export function encodeEvents(events: AsyncIterable<StreamEvent<Relayable>>): ReadableStream<Uint8Array> {
   const iterator = events[Symbol.asyncIterator]();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {

@@ -10,21 +10,22 @@ export interface RawEvent {
 
 /** How a body is read. */
 export interface ReadOptions {
-  /** No byte for this long means the connection is dead. */
+  /** No event (a ping counts; comments and partial lines do not) for this long means the connection is dead. */
   idleMs: number;
   /** The caller's signal: aborting cancels the body itself (not only the fetch, see below). */
   signal?: AbortSignal | undefined;
 }
 
-/** Largest event the parser buffers (an SSE event is bounded by the contract's own limits well below it). */
-const MAX_EVENT_BYTES = 16 * 1024 * 1024;
+/** Largest event the parser buffers, in characters (an event is bounded by the contract's own limits well below it). */
+export const MAX_EVENT_CHARS = 16 * 1024 * 1024;
 
 /**
  * Reads the events of an SSE body, decoding each chunk once and yielding the events of each chunk together:
  * one async step per chunk rather than per event, which was most of the cost of a small event. Ends when
- * the body ends. Throws `StreamBreak` when no byte arrives for `idleMs` or the read fails, and `AbortError`
- * when the signal aborts. The signal is tied to the body reader here because a fetch made with a Request
- * object can lose its abort after a GC.
+ * the body ends. Throws `StreamBreak` when no event arrives for `idleMs` (bytes that make no event, such
+ * as comments trickled by a dead upstream, do not keep it alive), when an event grows past
+ * `MAX_EVENT_CHARS`, or when the read fails; `AbortError` when the signal aborts. The signal is tied to the
+ * body reader here because a fetch made with a Request object can lose its abort after a GC.
  */
 export async function* readEvents(
   body: ReadableStream<Uint8Array>,
@@ -34,17 +35,21 @@ export async function* readEvents(
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let queue: RawEvent[] = [];
+  let overflow = false;
   const parser = createParser({
     // The parser's own object, named: one allocation per event fewer.
     onEvent: (message) => {
       message.event ??= 'message';
       queue.push(message as RawEvent);
     },
-    maxBufferSize: MAX_EVENT_BYTES,
+    onError: (error) => {
+      if (error.type === 'max-buffer-size-exceeded') overflow = true;
+    },
+    maxBufferSize: MAX_EVENT_CHARS,
   });
-  // The idle clock runs only while waiting for bytes: a consumer that takes its time between events (an
-  // interaction handler, say) is not a dead connection.
-  let waitingSince: number | undefined;
+  // The idle clock runs only while waiting for the next event: a consumer that takes its time between
+  // events (an interaction handler, say) is not a dead connection.
+  let waitingSince: number | undefined = Date.now();
   let stalled = false;
   let finished = false;
   const cancel = (reason: unknown) => {
@@ -73,24 +78,25 @@ export async function* readEvents(
     if (signal?.aborted) throw abortError(signal);
     for (;;) {
       let chunk: ReadableStreamReadResult<Uint8Array>;
-      waitingSince = Date.now();
       try {
         chunk = await reader.read();
       } catch (error) {
         throw readFailure(error, signal, stalled, idleMs);
       }
-      waitingSince = undefined;
       if (aborted) throw abortError(signal!);
-      if (stalled) throw new StreamBreak(`no byte for ${idleMs} ms`);
+      if (stalled) throw silence(idleMs);
       if (chunk.done) {
         finished = true;
         return;
       }
       parser.feed(decoder.decode(chunk.value, { stream: true }));
+      if (overflow) throw new StreamBreak(`an event grew past ${MAX_EVENT_CHARS} characters`);
       if (queue.length === 0) continue;
       const batch = queue;
       queue = [];
+      waitingSince = undefined;
       yield batch;
+      waitingSince = Date.now();
     }
   } finally {
     clearTimeout(timer);
@@ -107,9 +113,13 @@ function readFailure(
   idleMs: number,
 ): Error {
   if (signal?.aborted) return abortError(signal);
-  if (stalled) return new StreamBreak(`no byte for ${idleMs} ms`);
+  if (stalled) return silence(idleMs);
   const reason = error instanceof Error ? error.message : String(error);
   return new ConnectionError(`the stream broke: ${reason}`, { cause: error });
+}
+
+function silence(idleMs: number): StreamBreak {
+  return new StreamBreak(`no event for ${idleMs} ms`);
 }
 
 function abortError(signal: AbortSignal): AbortError {

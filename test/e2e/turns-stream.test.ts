@@ -190,7 +190,7 @@ const cases: Case[] = [
         );
       const events = await collect(stream);
       expect(events.find((e) => e.type === 'resumed')).toMatchObject({
-        reason: expect.stringContaining('no byte'),
+        reason: expect.stringContaining('no event'),
       });
       expect(deltaText(events)).toBe((await stream.finalTurn()).content);
       expect(mock.runs('stall-key')).toBe(1);

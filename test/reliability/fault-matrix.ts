@@ -75,9 +75,9 @@ const apiError = (
   extra: Partial<Expected> = {},
 ) =>
   ({ gets: { kind: 'error', name: 'ApiError', status, code }, attempts, ran, ...extra }) satisfies Expected;
-const turnError = (code: string): Expected => ({
+const turnError = (code: string, attempts = 1): Expected => ({
   gets: { kind: 'error', name: 'TurnError', code },
-  attempts: 1,
+  attempts,
   ran: 1,
   messageId: true,
 });
@@ -262,7 +262,8 @@ export const FAULT_MATRIX: readonly FaultRow[] = [
     content: '[[mock:error code=persistence_failed]]',
     expect: {
       sync: apiError(503, 'api_v1_core_unavailable', 3, 1),
-      stream: turnError('persistence_failed'),
+      // Section 6: check the state with the same key; the stream re-reads it as the sync path does.
+      stream: turnError('persistence_failed', 3),
     },
   },
   {
@@ -282,7 +283,8 @@ export const FAULT_MATRIX: readonly FaultRow[] = [
     content: '[[mock:error code=idempotency_outcome_unknown]]',
     expect: {
       sync: apiError(409, 'api_v1_core_unavailable', 3, 1),
-      stream: turnError('idempotency_outcome_unknown'),
+      // Section 6: repeat with the same key to read the stored outcome, as the sync path does.
+      stream: turnError('idempotency_outcome_unknown', 3),
     },
   },
   {
@@ -362,14 +364,9 @@ export const FAULT_MATRIX: readonly FaultRow[] = [
       },
     },
   },
-  {
-    fault: 'damaged SSE: not-json',
-    spec: '6',
-    how: "malformed: 'not-json'",
-    faults: (route) => [{ route, malformed: 'not-json' }],
-    expect: { stream: content(2, { resumed: true }) },
-  },
-  ...(['no-data', 'unknown-event', 'second-terminal', 'after-terminal'] as const).map(tolerated),
+  // An event arrives whole or not at all: a payload that is not JSON is what the service sent, passed on
+  // as `off_schema`, never a reason to re-send the turn.
+  ...(['not-json', 'no-data', 'unknown-event', 'second-terminal', 'after-terminal'] as const).map(tolerated),
   ...(['bom', 'crlf', 'cr', 'comments', 'huge-event'] as const).map(tolerated),
   {
     fault: '503 `interaction_backend_unavailable` on the answer',

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TurnStream, type TurnStreamEvent } from '../../src/index.js';
+import { type RelayedStreamEvent, TurnStream, type TurnStreamEvent } from '../../src/index.js';
 import type { FakeModel, InteractionAnswer, ModelAction } from '../../src/mock/index.js';
 import { fuzz, fuzzTimeout } from '../support/fuzz.js';
 import { fetchTarget, type MockTarget } from '../support/mock-targets.js';
@@ -18,7 +18,7 @@ import {
 const encoder = new TextEncoder();
 const PLAIN = { eol: '\n', bom: false, comments: false, tight: false } as const;
 
-const TYPE_OF: Record<Op['t'], TurnStreamEvent['type']> = {
+const TYPE_OF: Record<Op['t'], RelayedStreamEvent['type']> = {
   delta: 'delta',
   step: 'step',
   ping: 'ping',
@@ -40,7 +40,7 @@ describe('fuzz: folding deltas, replaces, steps, pings and interactions', () => 
           const stream = TurnStream.fromReadableStream(bodyOf([encoder.encode(encodeSse(wire, PLAIN))]), {
             pings: true,
           });
-          const events: TurnStreamEvent[] = [];
+          const events: RelayedStreamEvent[] = [];
           for await (const event of stream) events.push(event);
 
           // One event per op, in order, between the start and the end.
@@ -53,7 +53,7 @@ describe('fuzz: folding deltas, replaces, steps, pings and interactions', () => 
           ops.forEach((op, i) => {
             if (op.t !== 'delta') return;
             text = op.replace ? op.text : text + op.text;
-            expect((middle[i] as Extract<TurnStreamEvent, { type: 'delta' }>).snapshot).toBe(text);
+            expect((middle[i] as Extract<RelayedStreamEvent, { type: 'delta' }>).snapshot).toBe(text);
           });
           // A divergent terminal content adds at most one corrective delta.
           expect(events.length - 2 - ops.length).toBe(content === model ? 0 : 1);

@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest';
 import {
   ApiError,
   Client,
+  type ConvoError,
   ResponseValidationError,
   StreamInterruptedError,
   type TurnStreamEvent,
+  UnreadableTerminalError,
 } from '../../src/index.js';
 import { fakeFetch } from '../support/fake-fetch.js';
 import { fuzz, fuzzTimeout } from '../support/fuzz.js';
@@ -273,7 +275,7 @@ const BROKEN_EVENTS: WireEvent[] = [
 
 describe('fuzz: stream events that break the contract', () => {
   it(
-    '6 a broken event never reaches the caller: the stream is recovered, or ends with StreamInterruptedError',
+    '6, 9 a broken event reaches the caller only as off_schema, never re-sends the turn; a broken terminal ends the stream once',
     () =>
       fuzz(
         'broken events',
@@ -285,7 +287,7 @@ describe('fuzz: stream events that break the contract', () => {
           ];
           const events = [...good.slice(0, position), broken, ...good.slice(position)];
           const text = sseText(events);
-          const { fetch } = fakeFetch(
+          const { fetch, requests } = fakeFetch(
             () => new Response(text, { headers: { 'content-type': 'text/event-stream' } }),
           );
           const client = new Client({
@@ -299,15 +301,21 @@ describe('fuzz: stream events that break the contract', () => {
           const error = await (async () => {
             for await (const event of stream) seen.push(event);
           })().catch((e: unknown) => e);
-          expect(error).toBeInstanceOf(StreamInterruptedError);
-          expect((error as StreamInterruptedError).idempotencyKey).toBe(stream.idempotencyKey);
-          // What came through is typed as the contract says.
+          const terminal = ['message.completed', 'message.cancelled', 'message.error'].includes(broken[0]);
+          // A broken terminal event ends the stream at once; otherwise only the missing terminal event
+          // (this wire has none) re-opens the stream.
+          expect(error).toBeInstanceOf(terminal ? UnreadableTerminalError : StreamInterruptedError);
+          expect((error as ConvoError).idempotencyKey).toBe(stream.idempotencyKey);
+          expect(requests).toHaveLength(terminal ? 1 : 2);
+          // What came through is typed as the contract says; the broken event only as off_schema.
           for (const event of seen) {
             if (event.type === 'start') expect(typeof event.message_id).toBe('number');
             if (event.type === 'delta')
               expect([typeof event.text, typeof event.replace]).toEqual(['string', 'boolean']);
-            expect(['start', 'delta', 'resumed']).toContain(event.type);
+            if (event.type === 'off_schema') expect(event.event).toBe(broken[0]);
+            expect(['start', 'delta', 'resumed', 'off_schema']).toContain(event.type);
           }
+          if (!terminal) expect(seen.filter((e) => e.type === 'off_schema')).toHaveLength(1);
         }),
       ),
     fuzzTimeout(3),

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { TurnStreamEvent } from '../../src/index.js';
+import type { StreamEvent } from '../../src/index.js';
 import { CHAT, finished, type WireEvent } from './sse.js';
 
 /**
@@ -216,7 +216,9 @@ export function bodyOf(
 }
 
 /** The events compared across readings: interactions by what they carry, not by object identity. */
-export function comparable(events: readonly TurnStreamEvent[]): unknown[] {
+export function comparable(
+  events: readonly StreamEvent<{ kind: string; action_id: string; raw: unknown }>[],
+): unknown[] {
   return events.map((event) =>
     event.type === 'action_required'
       ? {
@@ -230,6 +232,6 @@ export function comparable(events: readonly TurnStreamEvent[]): unknown[] {
 }
 
 /** The text a reader printing each delta would show: suffixes appended, a replace restarting. */
-export function printed(events: readonly TurnStreamEvent[]): string {
+export function printed(events: readonly StreamEvent<unknown>[]): string {
   return events.reduce((text, e) => (e.type === 'delta' ? (e.replace ? e.text : text + e.text) : text), '');
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { decode } from '../../src/stream/decode.js';
 import { decodeDelta } from '../../src/stream/delta.js';
-import { StreamBreak } from '../../src/stream/errors.js';
 import { Fold } from '../../src/stream/fold.js';
 
 const add = (text: string) => ({ text, replace: false });
@@ -125,8 +125,8 @@ describe('6 message.delta decoding', () => {
     ['{"text":"abc","replace":false,"extra":1}', 'abc', false],
   ])('%s', (data, text, isReplace) => {
     const payload = delta(data);
-    expect(payload.text).toBe(text);
-    expect(payload.replace).toBe(isReplace);
+    expect(payload?.text).toBe(text);
+    expect(payload?.replace).toBe(isReplace);
   });
 
   it('a canonical text is the whole text between its quotes, for either spacing', () => {
@@ -135,9 +135,13 @@ describe('6 message.delta decoding', () => {
     expect(delta('{"text":" lead","replace":false}')).toEqual({ text: ' lead', replace: false });
   });
 
-  it('data that is not JSON breaks the stream, naming the event', () => {
-    expect(() => delta('{"text":')).toThrow(StreamBreak);
-    expect(() => delta('{"text":')).toThrow('message.delta carried data that is not JSON');
+  it('data that is not JSON is left to the full decoder, which names the problem', () => {
+    expect(delta('{"text":')).toBeUndefined();
+    expect(decode({ event: 'message.delta', data: '{"text":' })).toMatchObject({
+      name: 'off_schema',
+      event: 'message.delta',
+      problem: 'data is not JSON',
+    });
   });
 
   it.each([
@@ -148,8 +152,11 @@ describe('6 message.delta decoding', () => {
     ['no replace', '{"text":"a"}'],
     ['no text', '{"replace":false}'],
     ['a string', '"text"'],
-  ])('a payload off the contract (%s) breaks the stream', (_, data) => {
-    expect(() => delta(data)).toThrow(StreamBreak);
-    expect(() => delta(data)).toThrow(/message\.delta does not match the contract/);
+  ])('9 a payload off the contract (%s) degrades to an off-schema event, never a break', (_, data) => {
+    expect(delta(data)).toBeUndefined();
+    expect(decode({ event: 'message.delta', data })).toMatchObject({
+      name: 'off_schema',
+      data: JSON.parse(data),
+    });
   });
 });

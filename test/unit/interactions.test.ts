@@ -6,6 +6,7 @@ import {
   type Interaction,
   InteractionExpiredError,
   type Logger,
+  type RelayedInteraction,
   ToolApproval,
   TurnStream,
   ValidationError,
@@ -209,14 +210,16 @@ describe('typed interactions', () => {
       expect(error.data.upstream_status).toBe(422);
   });
 
-  it('an interaction read from a relay cannot answer itself: answer it on the server', async () => {
+  it('an interaction read from a relay is data, typed by kind, with no answer methods (answer it on the server)', async () => {
     const relayed = TurnStream.fromReadableStream(sseResponse(sseText([start, PAYLOADS.plan!, done])).body!);
-    const plans: Interaction[] = [];
+    const plans: RelayedInteraction[] = [];
     for await (const event of relayed) if (event.type === 'action_required') plans.push(event.interaction);
     const [plan] = plans;
     if (plan?.kind !== 'plan_approval') throw new Error('expected one plan interaction');
     expect(plan.chatId).toBe(CHAT);
-    expect(() => plan.approve()).toThrow(/relay/);
+    expect(plan.payload.plan).toBeDefined();
+    expect(plan.expiresAt - plan.receivedAt).toBe(110_000);
+    expect('approve' in plan).toBe(false);
   });
 });
 

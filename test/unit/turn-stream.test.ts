@@ -3,10 +3,10 @@ import {
   AbortError,
   ApiError,
   Client,
+  type StreamEvent,
   StreamInterruptedError,
   TurnError,
   TurnStream,
-  type TurnStreamEvent,
 } from '../../src/index.js';
 import { fail, fakeFetch } from '../support/fake-fetch.js';
 import { CHAT, finished, sseResponse, sseText, turnEvents, type WireEvent } from '../support/sse.js';
@@ -15,13 +15,13 @@ function client(fetch: ReturnType<typeof fakeFetch>['fetch']) {
   return new Client({ baseUrl: 'https://api.test', token: 't', fetch, retryDelay: { min: 1, max: 5 } });
 }
 
-async function collect(stream: AsyncIterable<TurnStreamEvent>): Promise<TurnStreamEvent[]> {
-  const events: TurnStreamEvent[] = [];
+async function collect<E>(stream: AsyncIterable<E>): Promise<E[]> {
+  const events: E[] = [];
   for await (const event of stream) events.push(event);
   return events;
 }
 
-const deltaTexts = (events: TurnStreamEvent[]) =>
+const deltaTexts = (events: StreamEvent<unknown>[]) =>
   events.flatMap((e) => (e.type === 'delta' ? [[e.text, e.replace] as const] : []));
 
 describe('turns.stream', () => {
@@ -270,11 +270,16 @@ describe('turns.stream recovery', () => {
     expect(requests).toHaveLength(4);
   });
 
-  it('5 a damaged event (data that is not JSON) is recovered through the key', async () => {
+  it('6 an event whose data is not JSON is passed on as off_schema, without re-sending the turn', async () => {
     const whole = turnEvents(['a', 'b']);
-    const damaged = `${sseText(whole.slice(0, 2))}event: message.delta\ndata: {not json\n\n`;
-    const { fetch } = fakeFetch(sseResponse(damaged), sseResponse(sseText(whole)));
-    expect(await client(fetch).turns.stream(CHAT, { content: 'x' }).finalText()).toBe('ab');
+    const odd = `${sseText(whole.slice(0, 2))}event: message.delta\ndata: {not json\n\n${sseText(whole.slice(2))}`;
+    const { fetch, requests } = fakeFetch(sseResponse(odd));
+    const events = await collect(client(fetch).turns.stream(CHAT, { content: 'x' }));
+    expect(events.find((e) => e.type === 'off_schema')).toMatchObject({
+      event: 'message.delta',
+      data: '{not json',
+    });
+    expect(requests).toHaveLength(1);
   });
 
   it('recovery gives up after maxResumes with StreamInterruptedError carrying the key and message id', async () => {
@@ -291,7 +296,7 @@ describe('turns.stream recovery', () => {
     expect(requests).toHaveLength(3);
   });
 
-  it('8 the watchdog: no byte for idleTimeout means a dead connection, recovered through the key', async () => {
+  it('8 the watchdog: no event for idleTimeout means a dead connection, recovered through the key', async () => {
     const whole = turnEvents(['a', 'b']);
     const { fetch, requests } = fakeFetch(
       sseResponse(sseText(whole.slice(0, 2)), { end: 'stall' }),
@@ -300,7 +305,7 @@ describe('turns.stream recovery', () => {
     const stream = client(fetch).turns.stream(CHAT, { content: 'x' }, { idleTimeout: 30 });
     const events = await collect(stream);
     expect(events.find((e) => e.type === 'resumed')).toMatchObject({
-      reason: expect.stringContaining('no byte'),
+      reason: expect.stringContaining('no event'),
     });
     expect(stream.text).toBe('ab');
     expect(requests).toHaveLength(2);
@@ -327,7 +332,7 @@ describe('turns.stream recovery', () => {
       await vi.advanceTimersByTimeAsync(1_100);
       const events = await done;
       expect(requests).toHaveLength(2);
-      expect(events.find((e) => e.type === 'resumed')).toMatchObject({ reason: 'no byte for 45000 ms' });
+      expect(events.find((e) => e.type === 'resumed')).toMatchObject({ reason: 'no event for 45000 ms' });
       expect(stream.text).toBe('ab');
     } finally {
       vi.useRealTimers();

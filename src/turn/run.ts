@@ -1,9 +1,15 @@
 import type { Turn } from '../contract/turn.js';
-import { ApiError, ConnectionError, ConvoError, TimeoutError } from '../errors.js';
+import { ApiError, ConnectionError, TimeoutError } from '../errors.js';
 import type { Logger } from '../http/transport.js';
-import type { TurnStreamEvent } from '../stream/events.js';
-import type { TurnStream } from '../stream/turn-stream.js';
-import type { AuthRequired, Elicitation, Interaction, PlanApproval, ToolApproval } from './kinds.js';
+import type {
+  AuthRequired,
+  Elicitation,
+  Interaction,
+  PlanApproval,
+  ToolApproval,
+} from '../interactions/kinds.js';
+import type { TurnCall } from './call.js';
+import type { TurnStream, TurnStreamEvent } from './turn-stream.js';
 
 /** What a tool handler decides: `true` runs every tool, `false` none, or one decision per `tool_use_id`. */
 export type ToolDecision = boolean | Record<string, boolean>;
@@ -28,8 +34,11 @@ export interface RunHandlers {
   onElicitation?: (interaction: Elicitation) => MaybePromise<ElicitationDecision>;
   /** Sees an `auth_required` pause before it is cancelled (cancel is its only answer). */
   onAuthRequired?: (interaction: AuthRequired) => MaybePromise<void>;
-  /** Each change of the text. */
-  onText?: (delta: string, snapshot: string) => void;
+  /**
+   * Each change of the text: with `replace` false `delta` extends the text, with `replace` true (a failover)
+   * it is the whole new text: discard what was shown. `snapshot` is always the whole text after it.
+   */
+  onText?: (delta: string, snapshot: string, replace: boolean) => void;
   /** Every event. */
   onEvent?: (event: TurnStreamEvent) => void;
 }
@@ -42,13 +51,14 @@ export interface RunHandlers {
  */
 export async function runTurn(
   stream: TurnStream,
+  call: TurnCall,
   handlers: RunHandlers,
   logger: Logger | undefined,
 ): Promise<Turn> {
   let failure: { error: unknown } | undefined;
   for await (const event of stream) {
     handlers.onEvent?.(event);
-    if (event.type === 'delta') handlers.onText?.(event.text, event.snapshot);
+    if (event.type === 'delta') handlers.onText?.(event.text, event.snapshot, event.replace);
     if (event.type !== 'action_required' || failure) continue;
     try {
       await answer(event.interaction, handlers, stream);
@@ -65,13 +75,8 @@ export async function runTurn(
       });
     }
   }
-  if (failure) {
-    // An answer's error is an error of this turn call: it carries the turn's key like every other one.
-    if (failure.error instanceof ConvoError && stream.idempotencyKey) {
-      failure.error.idempotencyKey ??= stream.idempotencyKey;
-    }
-    throw failure.error;
-  }
+  // An answer's error is an error of this turn call: it says where the turn is like every other one.
+  if (failure) throw call.stamp(failure.error);
   return stream.finalTurn();
 }
 

@@ -1,10 +1,12 @@
 import { AbortError, ConnectionError, ConvoError, ResponseValidationError } from '../errors.js';
 import { backoff, retrying, sleep } from '../http/policy-run.js';
 import type { Logger, RequestOptions, Transport } from '../http/transport.js';
-import { StreamBreak, StreamInterruptedError } from './errors.js';
-import type { TurnStreamEvent } from './events.js';
-import type { StreamState } from './map.js';
-import { readEvents } from './sse.js';
+import { StreamBreak } from '../stream/errors.js';
+import type { StreamEvent } from '../stream/events.js';
+import type { StreamState } from '../stream/map.js';
+import { readEvents } from '../stream/sse.js';
+import type { TurnCall } from './call.js';
+import { StreamInterruptedError } from './errors.js';
 
 /** Everything needed to open, and re-open, one streamed turn. */
 export interface StreamRequest {
@@ -12,9 +14,9 @@ export interface StreamRequest {
   /** Path of the streaming send. */
   path: string;
   body: Record<string, unknown>;
-  chatId: string;
-  idempotencyKey: string;
-  /** No byte for this long means the connection is dead. */
+  /** The turn's key and location. */
+  call: TurnCall;
+  /** No event (not even a ping) for this long means the connection is dead. */
   idleMs: number;
   /** How many times a broken stream is re-opened before giving up. */
   maxResumes: number;
@@ -30,18 +32,18 @@ export interface StreamRequest {
  * re-opened by sending the same body with the same key, which re-delivers the stored outcome; `state`
  * reconciles it with what was shown.
  */
-export async function* httpTurnEvents(
+export async function* httpTurnEvents<I>(
   request: StreamRequest,
-  state: StreamState,
-): AsyncGenerator<TurnStreamEvent[]> {
-  const { transport, options, idempotencyKey } = request;
+  state: StreamState<I>,
+): AsyncGenerator<StreamEvent<I>[]> {
+  const { transport, options, call } = request;
   const settings = transport.retrySettings(options);
   let resumes = 0;
   let reason: string | undefined;
   for (;;) {
     const response = await open(request, resumes, reason, state);
     if (reason !== undefined) {
-      state.fold.restart();
+      state.restart();
       yield [{ type: 'resumed', attempt: resumes, reason }];
     }
     try {
@@ -55,7 +57,7 @@ export async function* httpTurnEvents(
       resumes++;
       reason = error.message;
       request.logger?.warn?.('re-opening a broken stream with its key', {
-        idempotencyKey,
+        idempotencyKey: call.idempotencyKey,
         attempt: resumes,
         reason,
       });
@@ -65,15 +67,21 @@ export async function* httpTurnEvents(
 }
 
 /** Opens (or re-opens) the stream; a re-open that fails for good becomes a `StreamInterruptedError`. */
-async function open(request: StreamRequest, resumes: number, reason: string | undefined, state: StreamState) {
+async function open<I>(
+  request: StreamRequest,
+  resumes: number,
+  reason: string | undefined,
+  state: StreamState<I>,
+) {
   const { transport, options } = request;
   const call = {
     method: 'POST',
     path: request.path,
     body: request.body,
-    headers: { 'idempotency-key': request.idempotencyKey },
+    headers: request.call.headers,
     options,
   } as const;
+  request.call.sent = true;
   try {
     const response = await retrying(() => transport.open(call, 'text/event-stream'), {
       kind: 'turn',
@@ -92,19 +100,18 @@ async function open(request: StreamRequest, resumes: number, reason: string | un
     }
     return response;
   } catch (error) {
-    if (error instanceof ConvoError) error.idempotencyKey = request.idempotencyKey;
     // The first open throws what it got; a failed re-open says the stream was interrupted.
     if (reason === undefined || error instanceof AbortError || !(error instanceof ConvoError)) throw error;
     throw interrupted(request, state, resumes, error);
   }
 }
 
-function interrupted(request: StreamRequest, state: StreamState, resumes: number, cause: unknown) {
+function interrupted<I>(request: StreamRequest, state: StreamState<I>, resumes: number, cause: unknown) {
   const why = cause instanceof Error ? cause.message : String(cause);
   return new StreamInterruptedError(`the stream broke (${why}) and could not be recovered`, {
-    chatId: request.chatId,
+    chatId: request.call.chatId,
     messageId: state.start?.message_id,
-    idempotencyKey: request.idempotencyKey,
+    idempotencyKey: request.call.idempotencyKey,
     resumes,
     cause,
   });

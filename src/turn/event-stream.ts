@@ -1,0 +1,217 @@
+import type { Turn } from '../contract/turn.js';
+import { ConvoError } from '../errors.js';
+import { Delivery } from '../stream/delivery.js';
+import type { ErrorEvent, StreamEvent, TerminalEvent } from '../stream/events.js';
+import { encodeEvents, type Relayable } from '../stream/relay.js';
+
+/** The callbacks of `on`, by name, for a stream whose interactions are of type `I`. */
+export interface StreamListeners<I> {
+  /** Every event. */
+  event: (event: StreamEvent<I>) => void;
+  /**
+   * Each change of the text: the delta, the whole text after it, and whether the delta replaces the text
+   * (a failover: discard what was shown and show `snapshot`) rather than extends it.
+   */
+  text: (delta: string, snapshot: string, replace: boolean) => void;
+  /** The turn began. */
+  start: (event: Extract<StreamEvent<I>, { type: 'start' }>) => void;
+  /** Steps progressed. */
+  step: (event: Extract<StreamEvent<I>, { type: 'step' }>) => void;
+  /** The turn waits for an answer. */
+  action_required: (event: Extract<StreamEvent<I>, { type: 'action_required' }>) => void;
+  /** The stream was re-opened after a break. */
+  resumed: (event: Extract<StreamEvent<I>, { type: 'resumed' }>) => void;
+  /** The turn ended: completed, cancelled, or failed (`message.error`). */
+  end: (event: TerminalEvent) => void;
+  /** Reading failed (the stream broke for good, was aborted, or ended early): the error the reader gets. */
+  error: (error: unknown) => void;
+}
+
+/**
+ * What live and relayed streams share: an async iterable of typed events with the text folded as it
+ * comes, plus the helpers built on it. It can be iterated once; `finalTurn()`, `done()` and the callbacks
+ * work with or without a `for await` of your own.
+ */
+export abstract class EventStream<I extends Relayable> implements AsyncIterable<StreamEvent<I>> {
+  /** Events a chunk's worth at a time: the layers below take one async step per chunk, not per event. */
+  readonly #source: AsyncIterator<StreamEvent<I>[]>;
+  readonly #listeners = new Map<keyof StreamListeners<I>, Set<(...args: never[]) => void>>();
+  readonly #ended: Promise<TerminalEvent>;
+  #settle!: { resolve: (event: TerminalEvent) => void; reject: (error: unknown) => void };
+  #iterating = false;
+  #text = '';
+  #messageId: number | undefined;
+  /** The chat of the turn, as far as it is known. */
+  protected knownChatId: string | undefined;
+
+  constructor(source: AsyncIterable<StreamEvent<I>[]>, chatId: string | undefined) {
+    this.#source = source[Symbol.asyncIterator]();
+    this.knownChatId = chatId;
+    this.#ended = new Promise<TerminalEvent>((resolve, reject) => {
+      this.#settle = { resolve, reject };
+    });
+    this.#ended.catch(() => {});
+  }
+
+  /** The text so far (the whole answer once the turn completed). */
+  get text(): string {
+    return this.#text;
+  }
+
+  /** The turn's id, once `message.start` arrived. */
+  get messageId(): number | undefined {
+    return this.#messageId;
+  }
+
+  /** Registers a callback; callbacks run as events are read, by your loop or by `finalTurn()` / `done()`. */
+  on<K extends keyof StreamListeners<I>>(name: K, listener: StreamListeners<I>[K]): this {
+    const set = this.#listeners.get(name) ?? new Set();
+    set.add(listener as (...args: never[]) => void);
+    this.#listeners.set(name, set);
+    return this;
+  }
+
+  /** Removes a callback. */
+  off<K extends keyof StreamListeners<I>>(name: K, listener: StreamListeners<I>[K]): this {
+    this.#listeners.get(name)?.delete(listener as (...args: never[]) => void);
+    return this;
+  }
+
+  /** Every event, in order, ending after the terminal one. A second iteration throws: use `tee()`. */
+  [Symbol.asyncIterator](): AsyncIterator<StreamEvent<I>> {
+    if (this.#iterating) throw new ConvoError('a TurnStream can be iterated once; use tee() for two readers');
+    this.#iterating = true;
+    this.started();
+    return new Delivery(this.#source, {
+      observe: (event) => this.#observe(event),
+      ended: (event) => {
+        this.#settle.resolve(event);
+        this.#emit('end', event);
+      },
+      failed: (error) => {
+        const located = this.locate(error);
+        this.#settle.reject(located);
+        this.finished();
+        this.#emit('error', located);
+      },
+    });
+  }
+
+  /**
+   * The terminal event once the stream ended: `completed`, `cancelled` or `error` (a failed turn is an
+   * outcome here, not a rejection); rejects when reading failed. Reads the stream if nothing else does.
+   */
+  async done(): Promise<TerminalEvent> {
+    if (!this.#iterating) for await (const _ of this);
+    return this.#ended;
+  }
+
+  /** The finished turn (completed or cancelled); rejects with the stream's `TurnFailedError` when it failed. */
+  async finalTurn(): Promise<Turn> {
+    const end = await this.done();
+    if (end.type === 'error') throw this.failure(end);
+    return end.turn;
+  }
+
+  /** The complete text of the finished turn. */
+  async finalText(): Promise<string> {
+    return (await this.finalTurn()).content;
+  }
+
+  /** The events as SSE bytes, for relaying to a browser that reads them with `fromReadableStream`. */
+  toReadableStream(): ReadableStream<Uint8Array> {
+    return encodeEvents(this);
+  }
+
+  /** Two streams that each see every event; this one must not be read after. */
+  tee(): [this, this] {
+    const iterator = this[Symbol.asyncIterator]();
+    const [a, b] = new ReadableStream<StreamEvent<I>>({
+      async pull(controller) {
+        try {
+          const next = await iterator.next();
+          if (next.done) controller.close();
+          else controller.enqueue(next.value);
+        } catch (error) {
+          controller.error(error);
+        }
+      },
+      async cancel(reason) {
+        await iterator.return?.(reason);
+      },
+    }).tee();
+    return [this.fork(fromStream(a)), this.fork(fromStream(b))];
+  }
+
+  /** The error `finalTurn()` throws for a `message.error`. */
+  protected abstract failure(end: ErrorEvent): Error;
+  /** A stream of the same turn over `source` (for `tee()`). */
+  protected abstract fork(source: AsyncIterable<StreamEvent<I>[]>): this;
+  /** Says where the turn can be found on an error the reader gets. */
+  protected abstract locate(error: unknown): unknown;
+  /** Reading began. */
+  protected started(): void {}
+  /** Reading ended, before the terminal event or after it. */
+  protected finished(): void {}
+  /** The turn began (`message.start`). */
+  protected began(_messageId: number): void {}
+
+  #observe(event: StreamEvent<I>): void {
+    switch (event.type) {
+      case 'start':
+        this.knownChatId = event.chat_id;
+        this.#messageId = event.message_id;
+        this.began(event.message_id);
+        break;
+      case 'delta':
+        this.#text = event.snapshot;
+        break;
+      case 'completed':
+      case 'cancelled':
+        this.#text = event.turn.content;
+        this.finished();
+        break;
+      case 'error':
+        this.finished();
+        break;
+    }
+    // Without callbacks (the common case) an event costs no lookups and no argument lists.
+    if (this.#listeners.size > 0) this.#notify(event);
+  }
+
+  #notify(event: StreamEvent<I>): void {
+    switch (event.type) {
+      case 'start':
+        this.#emit('start', event);
+        break;
+      case 'delta':
+        this.#emit('text', event.text, event.snapshot, event.replace);
+        break;
+      case 'step':
+      case 'action_required':
+      case 'resumed':
+        this.#emit(event.type, event as never);
+        break;
+    }
+    this.#emit('event', event);
+  }
+
+  #emit(name: keyof StreamListeners<I>, ...args: unknown[]): void {
+    const set = this.#listeners.get(name);
+    if (!set) return;
+    for (const listener of set) (listener as (...a: unknown[]) => void)(...args);
+  }
+}
+
+async function* fromStream<E>(stream: ReadableStream<E>): AsyncGenerator<E[]> {
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) return;
+      yield [next.value];
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}

@@ -1,0 +1,114 @@
+import type { CancelResult } from '../contract/interactions.js';
+import { LIMITS } from '../contract/limits.js';
+import type { Turn } from '../contract/turn.js';
+import type { RequestOptions, Transport } from '../http/transport.js';
+import type { AnswerSender } from '../interactions/interaction.js';
+import { type Interaction, toInteraction } from '../interactions/kinds.js';
+import { StreamState } from '../stream/map.js';
+import { TurnCall } from './call.js';
+import { httpTurnEvents } from './connect.js';
+import { type RunHandlers, runTurn } from './run.js';
+import { TurnStream } from './turn-stream.js';
+
+/** Options of a turn call: a request's options and the turn's `Idempotency-Key`. */
+export interface TurnOptions extends RequestOptions {
+  /** The key that makes the turn idempotent; a random UUID when absent. Persist it to read the outcome later. */
+  idempotencyKey?: string | undefined;
+}
+
+/** Options of a streamed turn. */
+export interface StreamOptions extends TurnOptions {
+  /**
+   * No event (not even a ping) for this long means the connection is dead (default 45,000 ms: 3 pings).
+   * Bytes that make no event (comments, junk) do not count.
+   */
+  idleTimeout?: number | undefined;
+  /** How many times a broken stream is re-opened with its key before giving up (default 5). */
+  maxResumes?: number | undefined;
+  /** Yield `ping` events too (default false). */
+  pings?: boolean | undefined;
+  /**
+   * When `signal` aborts after the turn was sent, also cancel the turn at the service (4.6); by default an
+   * abort only stops reading and the turn runs on (default false).
+   */
+  cancelOnAbort?: boolean | undefined;
+}
+
+/** Three ping intervals: one late ping is not a dead connection, three are. */
+const DEFAULT_IDLE_MS = 45_000;
+
+/** A re-opened stream waits past the service's own 30-minute cut for the key's running turn to settle. */
+export const SETTLE_MS = LIMITS.syncTurnMaxMs + 60_000;
+
+/** What a streamed turn needs from the layers above: where it goes, and the client's answer endpoints. */
+export interface TurnSetup {
+  transport: Transport;
+  chatId: string;
+  /** Path of the streaming send. */
+  path: string;
+  body: Record<string, unknown>;
+  options: StreamOptions;
+  /** Sends an interaction's answer. */
+  answer: AnswerSender;
+  /** Cancels the chat's running turn. */
+  cancel: (chatId: string) => Promise<CancelResult>;
+}
+
+/**
+ * Opens a streamed turn: its key, its connection (re-opened with the key when it breaks), its fold, and
+ * interactions that answer themselves. Nothing is sent before the stream is first read.
+ */
+export function openTurnStream(
+  setup: TurnSetup,
+  call = new TurnCall(setup.chatId, setup.options.idempotencyKey),
+): TurnStream {
+  const { transport, options } = setup;
+  const controller = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+  const logger = transport.logger;
+  const cancel = () => setup.cancel(call.chatId);
+  const onAbort = () => {
+    if (!call.sent) return;
+    cancel().catch((error: unknown) => {
+      logger?.warn?.('could not cancel the turn after an abort', {
+        idempotencyKey: call.idempotencyKey,
+        error: String(error),
+      });
+    });
+  };
+  const watched = options.cancelOnAbort ? options.signal : undefined;
+  watched?.addEventListener('abort', onAbort, { once: true });
+  const state = new StreamState<Interaction>({
+    pings: options.pings ?? false,
+    logger,
+    interaction: (raw) =>
+      toInteraction(raw, { answer: setup.answer, chatId: call.chatId, receivedAt: Date.now() }),
+    rereads: transport.retrySettings(options).maxRetries,
+  });
+  const events = httpTurnEvents(
+    {
+      transport,
+      path: setup.path,
+      body: setup.body,
+      call,
+      idleMs: options.idleTimeout ?? DEFAULT_IDLE_MS,
+      maxResumes: options.maxResumes ?? 5,
+      settleMs: SETTLE_MS,
+      options: { ...options, signal },
+      logger,
+    },
+    state,
+  );
+  return new TurnStream(events, call, {
+    abort: (reason) => controller.abort(reason),
+    cancel,
+    // A caller's long-lived signal must not keep every finished turn alive.
+    release: () => watched?.removeEventListener('abort', onAbort),
+  });
+}
+
+/** Opens a streamed turn and answers its interactions through `handlers` (see `runTurn`). */
+export function runTurnStream(setup: TurnSetup & { options: RunHandlers }): Promise<Turn> {
+  const call = new TurnCall(setup.chatId, setup.options.idempotencyKey);
+  return runTurn(openTurnStream(setup, call), call, setup.options, setup.transport.logger);
+}

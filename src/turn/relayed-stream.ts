@@ -1,0 +1,63 @@
+import { ConvoError } from '../errors.js';
+import type { Logger } from '../http/transport.js';
+import { type RelayedInteraction, toRelayedInteraction } from '../interactions/relayed.js';
+import type { ErrorEvent, StreamEvent } from '../stream/events.js';
+import { StreamState } from '../stream/map.js';
+import { readEvents } from '../stream/sse.js';
+import { RelayedTurnError } from './errors.js';
+import { EventStream } from './event-stream.js';
+
+/** Every event a relayed stream yields: interactions are data, answered on the server. */
+export type RelayedStreamEvent = StreamEvent<RelayedInteraction>;
+
+/** Options of `TurnStream.fromReadableStream`. */
+export interface RelayReadOptions {
+  /** No event (not even a ping) for this long means the relay is dead (default 45,000 ms). */
+  idleTimeout?: number | undefined;
+  /** Surface `ping` events (default false). */
+  pings?: boolean | undefined;
+  /** Where to log dropped events. */
+  logger?: Logger | undefined;
+  /** Aborts reading. */
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * A turn read from a relay (`TurnStream.fromReadableStream`): the same events and text as the server's
+ * stream, but it has no key, cannot cancel, and its interactions carry data only.
+ */
+export class RelayedTurnStream extends EventStream<RelayedInteraction> {
+  /** @internal Use `TurnStream.fromReadableStream()`. */
+  static read(stream: ReadableStream<Uint8Array>, options: RelayReadOptions): RelayedTurnStream {
+    const state = new StreamState({
+      pings: options.pings ?? false,
+      logger: options.logger,
+      interaction: (raw, chatId) => toRelayedInteraction(raw, chatId || undefined, Date.now()),
+    });
+    const events = readEvents(stream, { idleMs: options.idleTimeout ?? 45_000, signal: options.signal });
+    return new RelayedTurnStream(relayed(state.connection(events)), undefined);
+  }
+
+  /** The chat of the turn, once `message.start` said it. */
+  get chatId(): string | undefined {
+    return this.knownChatId;
+  }
+
+  protected override failure(end: ErrorEvent): Error {
+    return new RelayedTurnError(end.error, { chatId: this.knownChatId, messageId: this.messageId });
+  }
+
+  protected override fork(source: AsyncIterable<StreamEvent<RelayedInteraction>[]>): this {
+    return new RelayedTurnStream(source, this.knownChatId) as this;
+  }
+
+  protected override locate(error: unknown): unknown {
+    return error;
+  }
+}
+
+async function* relayed(
+  events: AsyncGenerator<StreamEvent<RelayedInteraction>[], boolean>,
+): AsyncGenerator<StreamEvent<RelayedInteraction>[]> {
+  if (!(yield* events)) throw new ConvoError('the relayed stream ended before its terminal event');
+}

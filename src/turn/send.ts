@@ -1,0 +1,57 @@
+import type { Turn } from '../contract/turn.js';
+import { TurnSchema } from '../contract/turn.js';
+import { type ApiError, TimeoutError } from '../errors.js';
+import { isTurnInProgress } from '../http/policy.js';
+import { retrying } from '../http/policy-run.js';
+import type { Transport } from '../http/transport.js';
+import { TurnCall } from './call.js';
+import { SETTLE_MS, type TurnOptions } from './open.js';
+
+/** A turn as `send` returns it, with the key it was sent under. */
+export type SentTurn = Turn & {
+  /** The `Idempotency-Key` this turn was sent with: sending it again returns the same turn. */
+  readonly idempotencyKey: string;
+};
+
+/**
+ * Sends a turn and waits for the whole answer (`permission_mode` is always `auto` on this channel).
+ * Repeats, with the same key, exactly what the contract says is safe; polls while the key's turn runs.
+ * Every error it throws says where the turn is (key and chat).
+ */
+export async function sendTurn(
+  transport: Transport,
+  target: { chatId: string; path: string; body: Record<string, unknown> },
+  options: TurnOptions,
+): Promise<SentTurn> {
+  const call = new TurnCall(target.chatId, options.idempotencyKey);
+  // A synchronous send waits past the service's own 30-minute cut, so the service's 504 is what ends it.
+  const timeout = options.timeout ?? SETTLE_MS;
+  const request = {
+    method: 'POST',
+    path: target.path,
+    body: { ...target.body, permission_mode: 'auto' },
+    schema: TurnSchema,
+    kind: 'turn',
+    headers: call.headers,
+    options: { ...options, timeout },
+  } as const;
+  try {
+    const { data } = await retrying(() => transport.attempt(request), {
+      kind: 'turn',
+      deadline: Date.now() + timeout,
+      settings: transport.retrySettings({ ...options, timeout }),
+      signal: options.signal,
+    });
+    return { ...data, idempotencyKey: call.idempotencyKey };
+  } catch (error) {
+    throw call.stamp(isTurnInProgress(error) ? stillRunning(timeout, error) : error);
+  }
+}
+
+/** The call's timeout passed while the key's turn still ran (polling ends there): a timeout, not a refusal. */
+function stillRunning(timeout: number, error: ApiError): TimeoutError {
+  return new TimeoutError(
+    `the turn still ran after ${timeout} ms: send again with the same key (idempotencyKey) to read its outcome`,
+    { cause: error },
+  );
+}

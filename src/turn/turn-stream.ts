@@ -1,0 +1,117 @@
+import type { CancelResult } from '../contract/interactions.js';
+import type { Interaction } from '../interactions/kinds.js';
+import type { ActionRequiredEventOf, ErrorEvent, StreamEvent } from '../stream/events.js';
+import type { TurnCall } from './call.js';
+import { TurnError } from './errors.js';
+import { EventStream, type StreamListeners } from './event-stream.js';
+import { RelayedTurnStream, type RelayReadOptions } from './relayed-stream.js';
+
+/** Every event a live `TurnStream` yields, discriminated by `type`. */
+export type TurnStreamEvent = StreamEvent<Interaction>;
+
+/** The turn waits for an answer: `interaction` is typed by `kind` and answers itself (or see `turns.run`). */
+export type ActionRequiredEvent = ActionRequiredEventOf<Interaction>;
+
+/** The callbacks of `TurnStream.on`, by name. */
+export type TurnStreamListeners = StreamListeners<Interaction>;
+
+/** What a live stream can do to its turn besides reading it. */
+export interface TurnControls {
+  /** Stops reading and frees the connection. */
+  abort: (reason?: unknown) => void;
+  /** Asks the service to cancel the turn. */
+  cancel: () => Promise<CancelResult>;
+  /** Lets go of what the turn held while it ran (the reading ended). */
+  release: () => void;
+}
+
+/**
+ * A streamed turn sent by this client: an async iterable of typed events with the text folded as it comes,
+ * plus `finalTurn()`, `done()`, `text`, `on(...)`, `toReadableStream()`, `tee()`, and control of the turn
+ * (`abort()`, `cancel()`). Its interactions answer themselves.
+ */
+export class TurnStream extends EventStream<Interaction> {
+  /** The key the turn was sent with: send it again to read the stored outcome. */
+  readonly idempotencyKey: string;
+  readonly #call: TurnCall;
+  readonly #controls: TurnControls;
+  /** A `cancel()` that came before the turn started: sent once it starts (once, however many calls). */
+  #pendingCancel:
+    | { promise: Promise<CancelResult>; resolve: (result: Promise<CancelResult>) => void }
+    | undefined;
+  #over = false;
+
+  /** @internal Use `client.turns.stream()`. */
+  constructor(source: AsyncIterable<StreamEvent<Interaction>[]>, call: TurnCall, controls: TurnControls) {
+    super(source, call.chatId);
+    this.#call = call;
+    this.#controls = controls;
+    this.idempotencyKey = call.idempotencyKey;
+  }
+
+  /** Reads a turn relayed by `toReadableStream()` (for instance in a browser); folds it the same way. */
+  static fromReadableStream(
+    stream: ReadableStream<Uint8Array>,
+    options: RelayReadOptions = {},
+  ): RelayedTurnStream {
+    return RelayedTurnStream.read(stream, options);
+  }
+
+  /** The chat of the turn. */
+  get chatId(): string {
+    return this.#call.chatId;
+  }
+
+  /** Stops reading and frees the connection; the turn itself goes on (see `cancel()` and `cancelOnAbort`). */
+  abort(reason?: unknown): void {
+    this.#controls.abort(reason);
+  }
+
+  /**
+   * Asks the service to cancel the turn; the stream then ends with a `cancelled` event. Called before the
+   * turn started (before `message.start` was read), it is sent as soon as the turn starts; it resolves
+   * `{ cancelled: false }` when the stream ends without the turn having started.
+   */
+  cancel(): Promise<CancelResult> {
+    if (this.messageId !== undefined || this.#over) return this.#controls.cancel();
+    if (!this.#pendingCancel) {
+      let resolve!: (result: Promise<CancelResult>) => void;
+      const promise = new Promise<CancelResult>((settle) => {
+        resolve = settle;
+      });
+      this.#pendingCancel = { promise, resolve };
+    }
+    return this.#pendingCancel.promise;
+  }
+
+  protected override failure(end: ErrorEvent): Error {
+    return new TurnError(end.error, {
+      chatId: this.#call.chatId,
+      messageId: this.messageId,
+      idempotencyKey: this.#call.idempotencyKey,
+    });
+  }
+
+  protected override fork(source: AsyncIterable<StreamEvent<Interaction>[]>): this {
+    return new TurnStream(source, this.#call, this.#controls) as this;
+  }
+
+  protected override locate(error: unknown): unknown {
+    return this.#call.stamp(error);
+  }
+
+  protected override began(messageId: number): void {
+    this.#call.messageId = messageId;
+    const pending = this.#pendingCancel;
+    this.#pendingCancel = undefined;
+    pending?.resolve(this.#controls.cancel());
+  }
+
+  protected override finished(): void {
+    this.#over = true;
+    this.#controls.release();
+    const pending = this.#pendingCancel;
+    this.#pendingCancel = undefined;
+    pending?.resolve(Promise.resolve({ chat_id: this.#call.chatId, cancelled: false }));
+  }
+}

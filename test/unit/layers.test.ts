@@ -1,0 +1,52 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// The layers of src/, from the ground up (ARCHITECTURE.md): an import only ever points down.
+const LAYERS = ['contract', 'http', 'stream', 'interactions', 'turn', 'resources'];
+const src = join(import.meta.dirname, '..', '..', 'src');
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? files(join(dir, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [join(dir, entry.name)]
+        : [],
+  );
+}
+
+/** The top folder of a path under src/ ('' for a file at the root). */
+const folderOf = (file: string) => {
+  const parts = relative(src, file).split('/');
+  return parts.length > 1 ? parts[0]! : '';
+};
+
+function imports(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/^(?:import|export)[^'"]*from '(\.[^']+)'/gm)].map((m) => join(file, '..', m[1]!));
+}
+
+describe('layers', () => {
+  const edges = files(src).flatMap((file) => imports(file).map((target) => [file, target] as const));
+
+  it('no import runs from a lower layer up to a higher one', () => {
+    const upward = edges.filter(([from, to]) => {
+      const a = LAYERS.indexOf(folderOf(from));
+      const b = LAYERS.indexOf(folderOf(to));
+      return a >= 0 && b > a;
+    });
+    expect(upward.map(([from, to]) => `${relative(src, from)} -> ${relative(src, to)}`)).toEqual([]);
+  });
+
+  it('stream/ imports neither interactions/ nor resources/ nor turn/; the mock imports only contract/', () => {
+    const bad = edges.filter(([from, to]) => {
+      const a = folderOf(from);
+      const b = folderOf(to);
+      if (a === 'stream') return ['interactions', 'resources', 'turn'].includes(b);
+      if (a === 'mock') return b !== 'mock' && b !== 'contract';
+      return b === 'mock' && a !== 'mock' && !relative(src, from).startsWith('msw');
+    });
+    expect(bad.map(([from, to]) => `${relative(src, from)} -> ${relative(src, to)}`)).toEqual([]);
+  });
+});
