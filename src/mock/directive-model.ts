@@ -17,7 +17,8 @@ const UNCONNECTED = { connector_id: 2, server: 'drive', display_name: 'Drive' } 
  * protocol as a custom `FakeModel`. One turn:
  * 1. the reasoning step;
  * 2. `tool_approval`, `plan_approval`, `elicitation`, `auth_required`, `hang` and `error` act in the order
- *    they appear (a rejected plan ends the turn with `Plan rejected.`, an `error` fails it);
+ *    they appear (a rejected plan ends the turn with `Plan rejected.`, an `error` fails it; with
+ *    `idempotency_outcome_unknown` the answer is produced first, the stored outcome a repeat reads);
  * 3. the answer, word by word: `Mock answer: <content without directives>`, or `word1 … wordN` with
  *    `words n=N`; `slow ms=M` waits before each delta; `failover` replaces the text after two deltas with
  *    `(failover) ` + the text so far, and the deltas go on.
@@ -83,9 +84,13 @@ export const directiveModel: FakeModel = async function* (input) {
       case 'hang':
         yield { type: 'wait', ms: Number.POSITIVE_INFINITY };
         break;
-      case 'error':
-        yield { type: 'fail', code: directive.params.get('code') ?? 'upstream_error' };
+      case 'error': {
+        const code = directive.params.get('code') ?? 'upstream_error';
+        // Another execution closed this turn (6): it produced its answer, which a repeat reads.
+        if (code === 'idempotency_outcome_unknown') yield* answerText(answerOf(script), styleOf(script));
+        yield { type: 'fail', code };
         return;
+      }
       default:
         // words, slow and failover shape the answer below.
         break;

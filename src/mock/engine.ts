@@ -12,10 +12,9 @@ import { sourcesOf, usageOf } from './turn-accounting.js';
 
 /** Everything a turn starts from, checked by the send endpoints: what the model sees, and the rest. */
 export interface TurnStart
-  extends Pick<
-    ModelInput,
-    'content' | 'permission_mode' | 'channel' | 'model_id' | 'attachments' | 'metadata'
-  > {
+  extends Pick<ModelInput, 'content' | 'permission_mode' | 'channel' | 'model_id' | 'attachments'> {
+  /** The integrator's metadata: stored and echoed, never shown to the model (4.3). */
+  metadata: Record<string, unknown> | null;
   /** Who sends it. */
   credential: CredentialRecord;
   /** Its chat (already stored). */
@@ -34,6 +33,11 @@ export interface LiveTurn {
   readonly log: EventLog;
   /** Settles once the turn is saved and its terminal event logged. */
   readonly finished: Promise<void>;
+  /**
+   * Set when the turn failed with `idempotency_outcome_unknown`: what the request that started it sees
+   * instead of the stored outcome, which a repeat with the same key reads (6). Read after `finished`.
+   */
+  readonly outcomeUnknown: TurnError | undefined;
 }
 
 /** Why the engine stopped a turn. */
@@ -54,6 +58,7 @@ class Failed extends Error {
 interface Live extends LiveTurn {
   readonly controller: AbortController;
   readonly startedAt: number;
+  outcomeUnknown: TurnError | undefined;
 }
 
 /**
@@ -109,7 +114,14 @@ export class TurnEngine {
     const finished = new Promise<void>((resolve) => {
       settle = resolve;
     });
-    const live: Live = { turn, log, finished, controller: new AbortController(), startedAt: now };
+    const live: Live = {
+      turn,
+      log,
+      finished,
+      controller: new AbortController(),
+      startedAt: now,
+      outcomeUnknown: undefined,
+    };
     this.#live.set(turn.id, live);
     void this.#run(live, start).finally(settle);
     return live;
@@ -185,7 +197,6 @@ export class TurnEngine {
         channel: start.channel,
         model_id: start.model_id,
         attachments: structuredClone(start.attachments),
-        metadata: start.metadata && structuredClone(start.metadata),
         signal,
       })[Symbol.asyncIterator]();
       let reply: InteractionAnswer | undefined;
@@ -350,10 +361,19 @@ export class TurnEngine {
     }
   }
 
-  /** Saves the turn, then logs its terminal event: the order rule 1 of section 6 demands. */
+  /**
+   * Saves the turn, then logs its terminal event: the order rule 1 of section 6 demands. An
+   * `idempotency_outcome_unknown` failure is not the stored outcome: "another execution closed this turn"
+   * (6), so the turn is saved as completed with what it produced, and only this delivery reports the code.
+   */
   #finish(live: Live, status: 'completed' | 'cancelled' | 'error', failure: TurnError | undefined): void {
     const store = this.#store;
     const { turn } = live;
+    if (failure?.code === 'idempotency_outcome_unknown') {
+      live.outcomeUnknown = failure;
+      status = 'completed';
+      failure = undefined;
+    }
     turn.status = status;
     turn.error = failure ?? null;
     turn.usage = turn.content === '' ? null : usageOf(store, turn);
@@ -363,7 +383,7 @@ export class TurnEngine {
       if (interaction.turn_id === turn.id && interaction.state === 'pending') interaction.state = 'closed';
     }
     if (this.#live.get(turn.id) === live) this.#live.delete(turn.id);
-    live.log.push(terminalEvent(turn));
+    live.log.push(terminalEvent(turn, live.outcomeUnknown ?? turn.error));
     live.log.close();
   }
 }

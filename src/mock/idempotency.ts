@@ -66,13 +66,41 @@ export function turnInProgress(): ApiFailure {
   );
 }
 
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`);
-    return `{${entries.join(',')}}`;
+/**
+ * Canonical JSON, written with an explicit stack rather than recursion: a body is capped in bytes, not in
+ * depth, and a few hundred thousand nested arrays must not overflow the call stack (a 500).
+ */
+function canonical(root: unknown): string {
+  const out: string[] = [];
+  // Each entry is a value still to write, or text to emit as is (a separator or a closing bracket).
+  const work: Array<{ value: unknown } | string> = [{ value: root }];
+  for (let item = work.pop(); item !== undefined; item = work.pop()) {
+    if (typeof item === 'string') {
+      out.push(item);
+      continue;
+    }
+    const { value } = item;
+    if (value === null || typeof value !== 'object') {
+      out.push(JSON.stringify(value) ?? 'null');
+      continue;
+    }
+    const isArray = Array.isArray(value);
+    const keys = isArray ? [] : Object.keys(value).sort();
+    const parts: Array<{ value: unknown } | string> = [isArray ? '[' : '{'];
+    const members = isArray ? (value as unknown[]) : keys;
+    members.forEach((member, index) => {
+      if (index > 0) parts.push(',');
+      if (isArray) parts.push({ value: member });
+      else {
+        parts.push(`${JSON.stringify(member)}:`);
+        parts.push({ value: (value as Record<string, unknown>)[member as string] });
+      }
+    });
+    parts.push(isArray ? ']' : '}');
+    // The first part is written now; the rest go on the stack in reverse, to come off in order.
+    out.push(parts[0] as string);
+    for (let index = parts.length - 1; index > 0; index--)
+      work.push(parts[index] as { value: unknown } | string);
   }
-  return JSON.stringify(value) ?? 'null';
+  return out.join('');
 }

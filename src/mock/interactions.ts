@@ -34,43 +34,48 @@ export function negativeAnswer(interaction: InteractionRecord, by: AnswerSource)
   }
 }
 
-/** What `findInteraction` requires besides ownership. */
-export interface InteractionQuery {
-  /** The kind the endpoint answers; any kind when absent (cancel). */
-  kind?: InteractionKind;
-  /** Answer 404 rather than 409 for one that is no longer pending (cancel, 4.6). */
-  pendingOnly?: boolean;
+/**
+ * The interaction `actionId` of `credential` in chat `chatId`, whatever its state: what `cancel` with an
+ * `action_id` names (4.6: idempotent, so a resolved or expired one, or one of a finished turn, still
+ * answers 200). 404 `api_v1_action_not_found` when unknown, another credential's or another chat's.
+ */
+export function ownInteraction(
+  store: MockStore,
+  credential: CredentialRecord,
+  chatId: string,
+  actionId: string,
+): InteractionRecord {
+  const interaction = store.interactionsById.get(actionId);
+  if (!interaction || interaction.credential_id !== credential.id || interaction.chat_id !== chatId) {
+    throw notFound();
+  }
+  return interaction;
 }
 
 /**
- * The interaction an answer endpoint (or `cancel` with `action_id`) names, checked in this order:
- * - 404 `api_v1_action_not_found` unless it exists, belongs to `credential`, pauses a turn of `chatId`, is
- *   of `kind` (when given: answering at another kind's endpoint is "not found" there) and has not expired;
+ * The interaction an answer endpoint names, checked in this order:
+ * - 404 `api_v1_action_not_found` unless it is the credential's own in `chatId` (`ownInteraction`), is of
+ *   `kind` (answering at another kind's endpoint is "not found" there) and has not expired;
  * - 409 `api_v1_action_not_pending` when it was already resolved, or closed (its turn ended, or the service
- *   closed it); 404 instead with `pendingOnly`.
+ *   closed it).
  */
 export function findInteraction(
   store: MockStore,
   credential: CredentialRecord,
   chatId: string,
   actionId: string,
-  { kind, pendingOnly = false }: InteractionQuery = {},
+  kind: InteractionKind,
 ): InteractionRecord {
-  const interaction = store.interactionsById.get(actionId);
-  if (
-    !interaction ||
-    interaction.credential_id !== credential.id ||
-    interaction.chat_id !== chatId ||
-    (kind !== undefined && interaction.kind !== kind) ||
-    isExpired(store, interaction) ||
-    (pendingOnly && interaction.state !== 'pending')
-  ) {
-    throw new ApiFailure(404, 'api_v1_action_not_found', 'Interaction not found.');
-  }
+  const interaction = ownInteraction(store, credential, chatId, actionId);
+  if (interaction.kind !== kind || isExpired(store, interaction)) throw notFound();
   if (interaction.state !== 'pending') {
     throw new ApiFailure(409, 'api_v1_action_not_pending', 'The interaction is no longer pending.');
   }
   return interaction;
+}
+
+function notFound(): ApiFailure {
+  return new ApiFailure(404, 'api_v1_action_not_found', 'Interaction not found.');
 }
 
 /** Whether `interaction` expired, by the clock (the expiry timer may not have fired yet). */

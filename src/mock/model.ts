@@ -35,8 +35,6 @@ export interface ModelInput {
   model_id: number;
   /** The attachments. */
   attachments: ModelAttachments;
-  /** The integrator's metadata (the real service never shows it to the model; the mock does, for tests). */
-  metadata: Record<string, unknown> | null;
   /** Aborts when the turn is cancelled or cut off; the engine stops reading the model then anyway. */
   signal: AbortSignal;
 }

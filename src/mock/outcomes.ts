@@ -26,7 +26,11 @@ export function turnError(code: string, message: string, retryable: boolean, req
   return { code, message, retryable, ...(details ? { details } : {}) };
 }
 
-/** Outage details (section 6 `details`, 7 `meta.error_details`) for a turn code. */
+/**
+ * Outage details (section 6 `details`, 7 `meta.error_details`) for a turn code. `retry_action` is always
+ * `check_status`: a dispatched turn's error is `retryable: false` (6), and even `upstream_error` may have had
+ * effects, so "resend as is" would contradict it.
+ */
 export function outageDetails(code: string, requestId: string): ErrorDetails {
   const unknown = code !== 'upstream_error';
   return {
@@ -38,14 +42,14 @@ export function outageDetails(code: string, requestId: string): ErrorDetails {
     failure_kind: unknown ? 'outcome_unknown' : 'upstream_failure',
     operation_outcome: unknown ? 'unknown' : 'failed',
     retryable: false,
-    retry_action: unknown ? 'check_status' : 'retry',
+    retry_action: 'check_status',
     request_id: requestId,
   };
 }
 
 /**
  * The synchronous answer for a finished turn (7.3): 200 with the turn when it completed or was cancelled;
- * otherwise the error of its code:
+ * otherwise the error of its code (`failure`: the stored one, or what the delivering request alone saw):
  * - `turn_timeout` 504, `data: { chat_id, message_id }`;
  * - `persistence_failed` and `outcome_unknown` 503 `api_v1_core_unavailable`, `data: { code }`;
  * - `idempotency_outcome_unknown` 409 `api_v1_core_unavailable`, `data: { code }`;
@@ -53,9 +57,11 @@ export function outageDetails(code: string, requestId: string): ErrorDetails {
  *   `message_code`, `data: { chat_id, message_id }`.
  * Outage codes carry `meta.error_details`.
  */
-export function syncAnswer(turn: TurnRecord): Response {
-  if (!turn.error) return success(publicTurn(turn), { message: 'Turn completed.' });
-  return syncFailure(turn, turn.error).toResponse();
+export function syncAnswer(turn: TurnRecord, failure: TurnError | null = turn.error): Response {
+  if (failure) return syncFailure(turn, failure).toResponse();
+  return success(publicTurn(turn), {
+    message: turn.status === 'cancelled' ? 'Turn cancelled.' : 'Turn completed.',
+  });
 }
 
 function syncFailure(turn: TurnRecord, error: TurnError): ApiFailure {
@@ -93,10 +99,10 @@ export function startEvent(turn: TurnRecord, requestId: string): StreamEvent {
   };
 }
 
-/** The one terminal event of a finished turn (6, rule 1). */
-export function terminalEvent(turn: TurnRecord): StreamEvent {
-  if (turn.error) {
-    const { code, message, retryable, details } = turn.error;
+/** The one terminal event of a finished turn (6, rule 1): `failure` is the stored error unless given. */
+export function terminalEvent(turn: TurnRecord, failure: TurnError | null = turn.error): StreamEvent {
+  if (failure) {
+    const { code, message, retryable, details } = failure;
     return { event: 'message.error', data: { code, message, retryable, ...(details ? { details } : {}) } };
   }
   const event = turn.status === 'cancelled' ? 'message.cancelled' : 'message.completed';

@@ -37,15 +37,12 @@ export function createMockService({ store, engine, faults }: MockServiceOptions)
   const app = new Hono<MockEnv>();
 
   // Any origin, so that a browser page can talk to `convo-mock`. No cookies are involved (the token is a
-  // header), so `*` is allowed; nothing beyond the CORS-safelisted response headers is exposed.
+  // header), so `*` is allowed; nothing beyond the CORS-safelisted response headers is exposed. No
+  // `allowHeaders`: the preflight allows whatever headers it asks for (mock-conventions.md), so a page
+  // adding its own (`x-app`) is not refused.
   app.use(
     '*',
-    cors({
-      origin: '*',
-      allowMethods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
-      allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'Accept'],
-      maxAge: 600,
-    }),
+    cors({ origin: '*', allowMethods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'], maxAge: 600 }),
   );
   // Every endpoint requires a credential (section 5), so an unauthenticated unknown path is 401 too.
   app.use('/api/v1/*', authenticate(store));

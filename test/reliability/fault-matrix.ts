@@ -278,11 +278,11 @@ export const FAULT_MATRIX: readonly FaultRow[] = [
   {
     fault: 'the turn fails: `idempotency_outcome_unknown`',
     spec: '6, 7.3',
-    how: '`[[mock:error code=idempotency_outcome_unknown]]` (every replay says the same)',
-    content: '[[mock:error code=idempotency_outcome_unknown]]',
+    how: '`[[mock:error code=idempotency_outcome_unknown]]` (the turn completed; only its first delivery says so)',
+    content: `[[mock:error code=idempotency_outcome_unknown]] ${WORDS}`,
     expect: {
-      sync: apiError(409, 'api_v1_core_unavailable', 3, 1),
-      stream: turnError('idempotency_outcome_unknown'),
+      sync: content(2),
+      stream: { ...turnError('idempotency_outcome_unknown'), readLater: true },
     },
   },
   {

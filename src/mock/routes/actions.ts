@@ -12,12 +12,11 @@ import { type MockEnv, requireScopes } from '../auth.js';
 import { parseChatId, visibleChat } from '../chat-records.js';
 import { faultAfter, faultFailure } from '../faults.js';
 import { readJson, validate } from '../input.js';
-import { checkDecisions, checkElicitationContent, findInteraction } from '../interactions.js';
+import { checkDecisions, checkElicitationContent, findInteraction, ownInteraction } from '../interactions.js';
 import type { InteractionAnswer } from '../model.js';
 import type { InteractionRecord } from '../records.js';
 import { success } from '../respond.js';
 import type { SendContext } from '../send.js';
-import type { CredentialRecord, MockStore } from '../store.js';
 
 /** An answer endpoint: the kind it answers, its body schema, and how a valid body becomes the answer. */
 interface AnswerEndpoint<B extends { action_id: string }> {
@@ -42,13 +41,9 @@ export function actionRoutes(context: SendContext): Hono<MockEnv> {
       const credential = c.get('credential');
       const request = c.req.raw;
       const body = validate(spec.schema, await readJson(request));
-      const interaction = ownInteraction(
-        store,
-        credential,
-        c.req.param('chat_id'),
-        body.action_id,
-        spec.kind,
-      );
+      // The chat id must at least be a UUID; every mismatch is the same 404.
+      const chatId = parseChatId(c.req.param('chat_id')) ?? '';
+      const interaction = findInteraction(store, credential, chatId, body.action_id, spec.kind);
       const answer = spec.answer(interaction, body);
       answerFault(context, interaction, answer, new URL(request.url).pathname);
       engine.resolve(interaction, answer);
@@ -96,10 +91,9 @@ export function actionRoutes(context: SendContext): Hono<MockEnv> {
     const body = validate(CancelSchema, await readJson(request));
     // 4.6: cancelling never creates a chat.
     const chat = visibleChat(store, credential, c.req.param('chat_id'));
+    // 4.6 idempotent: an own interaction in any state names its turn; cancelling a finished one is a no-op.
     const interaction =
-      body.action_id === undefined
-        ? undefined
-        : findInteraction(store, credential, chat.id, body.action_id, { pendingOnly: true });
+      body.action_id === undefined ? undefined : ownInteraction(store, credential, chat.id, body.action_id);
     const before = faults.take('cancel', new URL(request.url).pathname, 'before');
     // 7.6: a cancel that could not be delivered leaves the turn running.
     if (before && 'respond' in before) throw faultFailure(before.respond);
@@ -116,17 +110,6 @@ export function actionRoutes(context: SendContext): Hono<MockEnv> {
   });
 
   return routes;
-}
-
-// The interaction of an answer: the chat id must at least be a UUID; every mismatch is the same 404.
-function ownInteraction(
-  store: MockStore,
-  credential: CredentialRecord,
-  rawChatId: string,
-  actionId: string,
-  kind: InteractionKind,
-): InteractionRecord {
-  return findInteraction(store, credential, parseChatId(rawChatId) ?? '', actionId, { kind });
 }
 
 /**

@@ -20,7 +20,7 @@ export function turnRoutes(context: SendContext): Hono<MockEnv> {
     const outcome = await startSend(context, c.get('credential'), request, c.req.param('chat_id'), 'sync');
     const turn = await finishedTurn(outcome);
     const after = await faultAfter(context.faults, 'send', request);
-    return after ?? syncAnswer(turn);
+    return after ?? syncAnswer(turn, (outcome.kind === 'run' && outcome.live.outcomeUnknown) || turn.error);
   });
 
   routes.post('/:chat_id/messages/stream', requireScopes('chat:write'), async (c) => {
