@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { LIMITS } from '../contract/limits.js';
 import { type MockCredential, parseTokenFlag } from './credentials.js';
 import { type MockServerOptions, startMockServer } from './server.js';
 
@@ -13,8 +14,8 @@ Options:
   --token TOKEN[=SCOPES][@USER]  a credential; repeatable. SCOPES is a comma list, "TOKEN=" has none,
                                  no "=" has every scope; USER is a user id (default 1).
                                  Without any: mock-token, every scope, user 1.
-  --ping-ms MS                   silence before a stream ping (default 15000)
-  --interaction-ttl-ms MS        lifetime of an interaction (default 110000)
+  --ping-ms MS                   silence before a stream ping (default ${LIMITS.pingIntervalMs})
+  --interaction-ttl-ms MS        lifetime of an interaction (default ${LIMITS.interactionLifetimeMs})
   -h, --help                     print this help
 
 Once listening, prints one line with http://HOST:PORT. Stops on SIGINT or SIGTERM.`;

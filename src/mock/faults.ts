@@ -163,7 +163,7 @@ function pointOf(fault: MockFault): FaultPoint {
 
 /** The error a `respond` fault answers. */
 export function faultFailure(respond: FaultResponse): ApiFailure {
-  return new ApiFailure(
+  return ApiFailure.relayed(
     respond.status,
     respond.code,
     respond.message ?? respond.code,

@@ -4,6 +4,7 @@
  * `startMockServer()` / the `convo-mock` command over HTTP.
  */
 
+export { MOCK_CODES, type MockCode } from '../contract/codes.js';
 export type { MockClock } from './clock.js';
 export {
   DEFAULT_CREDENTIAL,

@@ -1,6 +1,7 @@
-import { type Schema, Validator } from '@cfworker/json-schema';
+import { Validator } from '@cfworker/json-schema';
+import { decisionIssues } from '../contract/decisions.js';
+import { elicitationContentIssues } from '../contract/elicitation.js';
 import type { InteractionKind } from '../contract/interactions.js';
-import type { PlainIssue } from '../contract/issues.js';
 import { validationFailure } from './input.js';
 import type { AnswerSource, InteractionAnswer } from './model.js';
 import type { InteractionRecord } from './records.js';
@@ -84,7 +85,7 @@ function isExpired(store: MockStore, interaction: InteractionRecord): boolean {
 }
 
 /**
- * The decisions of `approve-tool` checked against the tools the turn asked (4.5): 422
+ * The decisions of `approve-tool` checked against the tools the turn asked (4.5, `decisionIssues`): 422
  * `api_v1_validation_error` for a tool without a decision, an unknown `tool_use_id`, or two decisions
  * for one tool.
  */
@@ -92,64 +93,22 @@ export function checkDecisions(
   interaction: InteractionRecord,
   decisions: ReadonlyArray<{ tool_use_id: string; approved: boolean }>,
 ): Array<{ tool_use_id: string; approved: boolean }> {
-  const asked = toolUseIds(interaction);
-  const issues: PlainIssue[] = [];
-  const seen = new Set<string>();
-  decisions.forEach(({ tool_use_id }, index) => {
-    const field = `decisions.${index}.tool_use_id`;
-    if (!asked.includes(tool_use_id)) issues.push({ field, message: 'is not a tool of this interaction' });
-    else if (seen.has(tool_use_id)) issues.push({ field, message: 'has more than one decision' });
-    seen.add(tool_use_id);
-  });
-  for (const id of asked) {
-    if (!seen.has(id)) issues.push({ field: 'decisions', message: `has no decision for tool "${id}"` });
-  }
-  const [first, ...rest] = issues;
+  const [first, ...rest] = decisionIssues(toolUseIds(interaction), decisions);
   if (first) throw validationFailure([first, ...rest]);
   return decisions.map(({ tool_use_id, approved }) => ({ tool_use_id, approved }));
 }
 
 /**
- * The `content` of an accepted elicitation checked against `payload.requested_schema` (4.5) with a JSON
- * Schema validator: 422 `api_v1_validation_error` naming each failing field (`content.email`).
+ * The `content` of an accepted elicitation checked against `payload.requested_schema` (4.5,
+ * `elicitationContentIssues`): 422 `api_v1_validation_error` naming each failing field (`content.email`).
  */
 export function checkElicitationContent(
   interaction: InteractionRecord,
   content: Record<string, unknown>,
 ): void {
-  const schema = interaction.payload.requested_schema as Schema | boolean;
-  const result = new Validator(schema, '2020-12', false).validate(content);
-  if (result.valid) return;
-  // The validator also reports each enclosing `properties` failure; the inner errors name the field.
-  const inner = result.errors.filter((error) => error.keyword !== 'properties');
-  const issues = new Map<string, PlainIssue>();
-  for (const error of inner.length > 0 ? inner : result.errors) {
-    const field = fieldOf(error.instanceLocation, error.keyword, error.error);
-    if (!issues.has(field)) issues.set(field, { field, message: plainMessage(error.keyword, error.error) });
-  }
-  const [first, ...rest] = issues.values();
-  throw validationFailure(first ? [first, ...rest] : [{ field: 'content', message: 'is invalid' }]);
-}
-
-// `#/email` -> `content.email`; a missing required property is reported at the object, so name it.
-function fieldOf(location: string, keyword: string, message: string): string {
-  const path = location.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodePointer);
-  if (keyword === 'required') {
-    const missing = /"([^"]+)"/.exec(message)?.[1];
-    if (missing !== undefined) path.push(missing);
-  }
-  return ['content', ...path].join('.');
-}
-
-function plainMessage(keyword: string, message: string): string {
-  if (keyword === 'required') return 'is required';
-  const expected = /Expected "([^"]+)"/.exec(message)?.[1];
-  if (keyword === 'type' && expected) return `must be of type ${expected}`;
-  return message;
-}
-
-function decodePointer(segment: string): string {
-  return decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~');
+  const schema = interaction.payload.requested_schema as Record<string, unknown>;
+  const [first, ...rest] = elicitationContentIssues(Validator, schema, content);
+  if (first) throw validationFailure([first, ...rest]);
 }
 
 function toolUseIds(interaction: InteractionRecord): string[] {

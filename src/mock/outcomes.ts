@@ -87,7 +87,7 @@ function syncFailure(turn: TurnRecord, error: TurnError): ApiFailure {
         error.details,
       );
     default:
-      return new ApiFailure(502, error.code, error.message, ids, error.details);
+      return ApiFailure.relayed(502, error.code, error.message, ids, error.details);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { MessageCode } from '../contract/codes.js';
+import type { KnownCode, MessageCode, MockCode } from '../contract/codes.js';
 import type { ErrorDetails } from '../contract/envelope.js';
 
 /** `meta.page`, `meta.size` and `meta.total` of a list (2.1). */
@@ -47,11 +47,14 @@ export function success(data: unknown, options: SuccessOptions = {}): Response {
 export class ApiFailure extends Error {
   override name = 'ApiFailure';
 
+  /** `message_code`. */
+  readonly code: MessageCode;
+
+  /** `code` is one the contract names or one of the mock's own (contract/codes.ts): a typo does not compile. */
   constructor(
     /** HTTP status. */
     readonly status: number,
-    /** `message_code`. */
-    readonly code: MessageCode,
+    code: KnownCode | MockCode,
     message: string,
     /** `data` of the body; null when there is nothing to add. */
     readonly data: unknown = null,
@@ -59,6 +62,20 @@ export class ApiFailure extends Error {
     readonly errorDetails?: ErrorDetails,
   ) {
     super(message);
+    this.code = code;
+  }
+
+  /** A failure whose code comes from elsewhere (a fake model's turn code, a fault): any code goes. */
+  static relayed(
+    status: number,
+    code: MessageCode,
+    message: string,
+    data: unknown = null,
+    errorDetails?: ErrorDetails,
+  ): ApiFailure {
+    const failure = new ApiFailure(status, 'api_v1_internal_error', message, data, errorDetails);
+    (failure as { code: MessageCode }).code = code;
+    return failure;
   }
 
   /** The error body: `{ status: "error", message, message_code, data, meta: { request_id, error_details? } }`. */

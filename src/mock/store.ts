@@ -1,3 +1,4 @@
+import { LIMITS } from '../contract/limits.js';
 import type { SkillLevel, SkillVisibility } from '../contract/skill.js';
 import { type MockClock, REAL_CLOCK } from './clock.js';
 import {
@@ -130,8 +131,8 @@ export class MockStore implements MockStoreView {
   constructor(options: MockStoreOptions = {}) {
     this.clock = options.clock ?? REAL_CLOCK;
     this.settings = Object.freeze({
-      pingMs: options.settings?.pingMs ?? 15_000,
-      interactionTtlMs: options.settings?.interactionTtlMs ?? 110_000,
+      pingMs: options.settings?.pingMs ?? LIMITS.pingIntervalMs,
+      interactionTtlMs: options.settings?.interactionTtlMs ?? LIMITS.interactionLifetimeMs,
     });
     const tokens = options.tokens?.length ? options.tokens : [DEFAULT_CREDENTIAL];
     const byToken = new Map<string, CredentialRecord>();
