@@ -5,16 +5,7 @@
  */
 
 export { MOCK_CODES, type MockCode } from '../contract/codes.js';
-export type { MockClock } from './clock.js';
-export {
-  DEFAULT_CREDENTIAL,
-  type MockAllowlist,
-  type MockCredential,
-  parseTokenFlag,
-  SCOPES,
-  type Scope,
-} from './credentials.js';
-export { directiveModel } from './directive-model.js';
+export { type MockServer, type MockServerOptions, startMockServer } from './adapters/server.js';
 export type {
   FaultAction,
   FaultResponse,
@@ -23,7 +14,27 @@ export type {
   MalformedKind,
   MockFault,
   MockFaults,
-} from './faults.js';
+} from './http/faults.js';
+export { MAX_TURN_ATTACHMENTS } from './http/send-input.js';
+export { type ConvoMock, createMock, MOCK_URL, type MockFetch, type MockOptions } from './mock.js';
+export { directiveModel } from './model/directive-model.js';
+export type {
+  AnswerSource,
+  FakeModel,
+  InteractionAction,
+  InteractionAnswer,
+  ModelAction,
+  ModelAttachments,
+  ModelInput,
+} from './model/model.js';
+export {
+  DEFAULT_CREDENTIAL,
+  type MockAllowlist,
+  type MockCredential,
+  parseTokenFlag,
+  SCOPES,
+  type Scope,
+} from './state/credentials.js';
 export {
   FIXTURES,
   type MockCompany,
@@ -34,19 +45,7 @@ export {
   type MockModel,
   type MockTool,
   type MockUser,
-} from './fixtures.js';
-export { MAX_BODY_BYTES } from './input.js';
-export { createManualClock, type ManualClock } from './manual-clock.js';
-export { type ConvoMock, createMock, MOCK_URL, type MockFetch, type MockOptions } from './mock.js';
-export type {
-  AnswerSource,
-  FakeModel,
-  InteractionAction,
-  InteractionAnswer,
-  ModelAction,
-  ModelAttachments,
-  ModelInput,
-} from './model.js';
+} from './state/fixtures.js';
 export type {
   ChatRecord,
   InteractionRecord,
@@ -55,7 +54,8 @@ export type {
   TurnChannel,
   TurnError,
   TurnRecord,
-} from './records.js';
-export { MAX_TURN_ATTACHMENTS } from './send-input.js';
-export { type MockServer, type MockServerOptions, startMockServer } from './server.js';
-export type { CredentialRecord, MockSettings, MockStoreView, SkillRecord } from './store.js';
+} from './state/records.js';
+export type { CredentialRecord, MockSettings, MockStoreView, SkillRecord } from './state/store.js';
+export type { MockClock } from './time/clock.js';
+export { createManualClock, type ManualClock } from './time/manual-clock.js';
+export { MAX_BODY_BYTES } from './wire/input.js';

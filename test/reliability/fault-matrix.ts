@@ -1,7 +1,7 @@
 import type { FaultRoute, MalformedKind, MockFault } from '../../src/mock/index.js';
 
 /**
- * The fault matrix: every fault the mock can inject (src/mock/faults.ts), plus the ones composed from
+ * The fault matrix: every fault the mock can inject (src/mock/http/faults.ts), plus the ones composed from
  * directives, on each path it applies to, with what the caller must get. fault-matrix.test.ts runs every
  * cell through the in-process fetch and the real HTTP server, and checks that RELIABILITY.md publishes
  * exactly this table (`renderMatrix`).
