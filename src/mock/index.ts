@@ -52,7 +52,7 @@ export type {
   InteractionState,
   KeyRecord,
   TurnChannel,
-  TurnError,
+  TurnErrorRecord,
   TurnRecord,
 } from './state/records.js';
 export type { CredentialRecord, MockSettings, MockStoreView, SkillRecord } from './state/store.js';

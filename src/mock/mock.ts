@@ -4,7 +4,7 @@ import { createMockService } from './http/service.js';
 import { directiveModel } from './model/directive-model.js';
 import type { FakeModel } from './model/model.js';
 import type { MockCredential } from './state/credentials.js';
-import { keyId, MockStore, type MockStoreView } from './state/store.js';
+import { MockStore, type MockStoreView } from './state/store.js';
 import type { MockClock } from './time/clock.js';
 import { TurnEngine } from './turns/engine.js';
 
@@ -98,10 +98,7 @@ export function createMock(options: MockOptions = {}): ConvoMock {
       const credentials = store
         .credentials()
         .filter((credential) => token === undefined || credential.token === token);
-      return credentials.reduce(
-        (sum, credential) => sum + (store.runCounts.get(keyId(credential.id, key)) ?? 0),
-        0,
-      );
+      return credentials.reduce((sum, credential) => sum + store.runCount(credential.id, key), 0);
     },
     reset: () => {
       engine.reset();

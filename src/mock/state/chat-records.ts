@@ -64,6 +64,6 @@ export function createChat(store: MockStore, credential: CredentialRecord, field
     owner_credential_id: credential.id,
     seq: store.nextId('chat'),
   };
-  store.chatsById.set(chat.id, chat);
+  store.addChat(chat);
   return chat;
 }

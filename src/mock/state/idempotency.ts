@@ -1,6 +1,6 @@
 import { ApiFailure } from '../wire/respond.js';
 import type { TurnRecord } from './records.js';
-import { type CredentialRecord, keyId, type MockStore } from './store.js';
+import type { CredentialRecord, MockStore } from './store.js';
 
 /**
  * `Idempotency-Key` bindings (4.3, 4.4): per credential, one key is one turn. The key space is shared by
@@ -27,7 +27,7 @@ export function boundTurn(
   key: string,
   print: string,
 ): TurnRecord | undefined {
-  const bound = store.keys.get(keyId(credential.id, key));
+  const bound = store.keyOf(credential.id, key);
   if (!bound) return undefined;
   if (bound.fingerprint !== print) {
     throw new ApiFailure(
@@ -49,12 +49,7 @@ export function bindKey(
   print: string,
   turnId: number,
 ): void {
-  store.keys.set(keyId(credential.id, key), {
-    credential_id: credential.id,
-    key,
-    fingerprint: print,
-    turn_id: turnId,
-  });
+  store.bindKey({ credential_id: credential.id, key, fingerprint: print, turn_id: turnId });
 }
 
 /** 409 `api_v1_turn_in_progress`: the key's turn still runs. */

@@ -28,7 +28,7 @@ export interface ChatRecord {
 }
 
 /** Why a turn failed: the payload of `message.error`, kept for replays. */
-export interface TurnError {
+export interface TurnErrorRecord {
   /** The turn's code (section 6). */
   code: string;
   /** Text. */
@@ -69,7 +69,7 @@ export interface TurnRecord {
   /** Creation time, ISO 8601 UTC. */
   created_at: string;
   /** Why it failed, when `status` is `error`. */
-  error: TurnError | null;
+  error: TurnErrorRecord | null;
   /** The credential that sent it. */
   credential_id: number;
   /** The `Idempotency-Key` it was sent with. */

@@ -103,7 +103,8 @@ type Sequence = 'skill' | 'turn' | 'chat';
 
 /**
  * The in-memory state of one mock instance. One map per resource, so that a new resource (chats, turns)
- * adds a map and a `reset` line, nothing else. Rules about who sees what live in access.ts, not here.
+ * adds a map, its `add` method and a `reset` line, nothing else. The maps are read-only outside: the
+ * state changes only through these methods. Rules about who sees what live in access.ts, not here.
  */
 export class MockStore implements MockStoreView {
   /** The seeded fixtures (shared, frozen). */
@@ -112,19 +113,12 @@ export class MockStore implements MockStoreView {
   readonly settings: Readonly<MockSettings>;
   /** The time source. */
   readonly clock: MockClock;
-  /** Skills by id, soft-deleted ones included. */
-  readonly skillsById = new Map<number, SkillRecord>();
-  /** Chats by id, soft-deleted ones included. */
-  readonly chatsById = new Map<string, ChatRecord>();
-  /** Turns by id. */
-  readonly turnsById = new Map<number, TurnRecord>();
-  /** Interactions by `action_id`. */
-  readonly interactionsById = new Map<string, InteractionRecord>();
-  /** `Idempotency-Key` bindings, by `keyId(credential, key)`. */
-  readonly keys = new Map<string, KeyRecord>();
-  /** How many times each key's turn actually ran, by `keyId(credential, key)`. */
-  readonly runCounts = new Map<string, number>();
-
+  readonly #skills = new Map<number, SkillRecord>();
+  readonly #chats = new Map<string, ChatRecord>();
+  readonly #turns = new Map<number, TurnRecord>();
+  readonly #interactions = new Map<string, InteractionRecord>();
+  readonly #keys = new Map<string, KeyRecord>();
+  readonly #runCounts = new Map<string, number>();
   readonly #credentialsByToken: ReadonlyMap<string, CredentialRecord>;
   readonly #sequences = new Map<Sequence, number>();
 
@@ -142,6 +136,63 @@ export class MockStore implements MockStoreView {
       byToken.set(record.token, record);
     });
     this.#credentialsByToken = byToken;
+  }
+
+  /** Skills by id, soft-deleted ones included. */
+  get skillsById(): ReadonlyMap<number, SkillRecord> {
+    return this.#skills;
+  }
+
+  /** Chats by id, soft-deleted ones included. */
+  get chatsById(): ReadonlyMap<string, ChatRecord> {
+    return this.#chats;
+  }
+
+  /** Turns by id. */
+  get turnsById(): ReadonlyMap<number, TurnRecord> {
+    return this.#turns;
+  }
+
+  /** Interactions by `action_id`. */
+  get interactionsById(): ReadonlyMap<string, InteractionRecord> {
+    return this.#interactions;
+  }
+
+  /** Stores a new skill. */
+  addSkill(skill: SkillRecord): void {
+    this.#skills.set(skill.id, skill);
+  }
+
+  /** Stores a new chat. */
+  addChat(chat: ChatRecord): void {
+    this.#chats.set(chat.id, chat);
+  }
+
+  /** Stores a new turn and counts a run of its key. */
+  addTurn(turn: TurnRecord): void {
+    this.#turns.set(turn.id, turn);
+    const runs = keyId(turn.credential_id, turn.key);
+    this.#runCounts.set(runs, (this.#runCounts.get(runs) ?? 0) + 1);
+  }
+
+  /** Stores a new interaction. */
+  addInteraction(interaction: InteractionRecord): void {
+    this.#interactions.set(interaction.action_id, interaction);
+  }
+
+  /** What `key` of credential `credentialId` is bound to, if it was used. */
+  keyOf(credentialId: number, key: string): KeyRecord | undefined {
+    return this.#keys.get(keyId(credentialId, key));
+  }
+
+  /** Binds a key of a credential to the turn it started. */
+  bindKey(binding: KeyRecord): void {
+    this.#keys.set(keyId(binding.credential_id, binding.key), binding);
+  }
+
+  /** How many times the turn of `key` of credential `credentialId` actually ran. */
+  runCount(credentialId: number, key: string): number {
+    return this.#runCounts.get(keyId(credentialId, key)) ?? 0;
   }
 
   /** The credential holding `token`, if any. */
@@ -163,12 +214,12 @@ export class MockStore implements MockStoreView {
 
   /** Back to the seeded state: no skills, chats, turns or keys, sequences from 1. Credentials and settings are kept. */
   reset(): void {
-    this.skillsById.clear();
-    this.chatsById.clear();
-    this.turnsById.clear();
-    this.interactionsById.clear();
-    this.keys.clear();
-    this.runCounts.clear();
+    this.#skills.clear();
+    this.#chats.clear();
+    this.#turns.clear();
+    this.#interactions.clear();
+    this.#keys.clear();
+    this.#runCounts.clear();
     this.#sequences.clear();
   }
 
@@ -203,8 +254,8 @@ export class MockStore implements MockStoreView {
   }
 }
 
-/** The map key of an `Idempotency-Key` of a credential: keys are per credential. */
-export function keyId(credentialId: number, key: string): string {
+// The map key of an `Idempotency-Key` of a credential: keys are per credential.
+function keyId(credentialId: number, key: string): string {
   return `${credentialId}\u0000${key}`;
 }
 

@@ -8,12 +8,12 @@ import type {
   ModelInput,
 } from '../model/model.js';
 import { checkedOutput, checkedPayload } from '../model/model-checks.js';
-import type { ChatRecord, InteractionRecord, TurnError, TurnRecord } from '../state/records.js';
-import { type CredentialRecord, keyId, type MockStore } from '../state/store.js';
+import type { ChatRecord, InteractionRecord, TurnErrorRecord, TurnRecord } from '../state/records.js';
+import type { CredentialRecord, MockStore } from '../state/store.js';
 import { pause } from '../time/clock.js';
 import { EventLog } from './event-log.js';
 import { negativeAnswer, newActionId } from './interactions.js';
-import { startEvent, terminalEvent, turnError } from './outcomes.js';
+import { startEvent, terminalEvent, turnFailure } from './outcomes.js';
 import { sourcesOf, usageOf } from './turn-accounting.js';
 
 /** Everything a turn starts from, checked by the send endpoints: what the model sees, and the rest. */
@@ -43,7 +43,7 @@ export interface LiveTurn {
    * Set when the turn failed with `idempotency_outcome_unknown`: what the request that started it sees
    * instead of the stored outcome, which a repeat with the same key reads (6). Read after `finished`.
    */
-  readonly outcomeUnknown: TurnError | undefined;
+  readonly outcomeUnknown: TurnErrorRecord | undefined;
 }
 
 /** Why the engine stopped a turn. */
@@ -56,7 +56,7 @@ class Stop extends Error {
 }
 
 class Failed extends Error {
-  constructor(readonly failure: TurnError) {
+  constructor(readonly failure: TurnErrorRecord) {
     super(failure.message);
   }
 }
@@ -64,7 +64,7 @@ class Failed extends Error {
 interface Live extends LiveTurn {
   readonly controller: AbortController;
   readonly startedAt: number;
-  outcomeUnknown: TurnError | undefined;
+  outcomeUnknown: TurnErrorRecord | undefined;
 }
 
 /**
@@ -109,10 +109,8 @@ export class TurnEngine {
       model_id: start.model_id,
       request_id: start.request_id,
     };
-    store.turnsById.set(turn.id, turn);
+    store.addTurn(turn);
     start.chat.updated_at = turn.created_at;
-    const runs = keyId(start.credential.id, start.key);
-    store.runCounts.set(runs, (store.runCounts.get(runs) ?? 0) + 1);
 
     const log = new EventLog();
     log.push(startEvent(turn, start.request_id));
@@ -193,7 +191,7 @@ export class TurnEngine {
     }
     let iterator: AsyncIterator<ModelAction, unknown, InteractionAnswer | undefined> | undefined;
     let status: 'completed' | 'cancelled' | 'error' = 'completed';
-    let failure: TurnError | undefined;
+    let failure: TurnErrorRecord | undefined;
     try {
       iterator = this.#model()({
         chat_id: start.chat.id,
@@ -220,8 +218,13 @@ export class TurnEngine {
           error instanceof Failed
             ? error.failure
             : error instanceof Stop
-              ? turnError('turn_timeout', 'The turn exceeded its maximum duration.', false, start.request_id)
-              : turnError(
+              ? turnFailure(
+                  'turn_timeout',
+                  'The turn exceeded its maximum duration.',
+                  false,
+                  start.request_id,
+                )
+              : turnFailure(
                   'upstream_error',
                   `The mock model failed: ${error instanceof Error ? error.message : String(error)}`,
                   false,
@@ -270,7 +273,7 @@ export class TurnEngine {
         // 4.3: the synchronous channel cannot answer; the turn is cut.
         if (start.channel === 'sync') {
           throw new Failed(
-            turnError(
+            turnFailure(
               'interaction_in_auto_mode',
               `The turn asked for an interaction (${action.kind}); use the streaming send.`,
               false,
@@ -281,7 +284,7 @@ export class TurnEngine {
         return this.#ask(live, start, action);
       case 'fail':
         throw new Failed(
-          turnError(
+          turnFailure(
             action.code,
             action.message ?? `The turn failed (${action.code}).`,
             action.retryable ?? false,
@@ -336,7 +339,7 @@ export class TurnEngine {
       state: 'pending',
       answer: null,
     };
-    store.interactionsById.set(interaction.action_id, interaction);
+    store.addInteraction(interaction);
     live.log.push({
       event: 'message.action_required',
       data: {
@@ -372,7 +375,11 @@ export class TurnEngine {
    * `idempotency_outcome_unknown` failure is not the stored outcome: "another execution closed this turn"
    * (6), so the turn is saved as completed with what it produced, and only this delivery reports the code.
    */
-  #finish(live: Live, status: 'completed' | 'cancelled' | 'error', failure: TurnError | undefined): void {
+  #finish(
+    live: Live,
+    status: 'completed' | 'cancelled' | 'error',
+    failure: TurnErrorRecord | undefined,
+  ): void {
     const store = this.#store;
     const { turn } = live;
     if (failure?.code === 'idempotency_outcome_unknown') {

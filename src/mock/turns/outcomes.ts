@@ -1,5 +1,5 @@
 import type { ErrorDetails } from '../../contract/envelope.js';
-import type { TurnError, TurnRecord } from '../state/records.js';
+import type { TurnErrorRecord, TurnRecord } from '../state/records.js';
 import { publicTurn, turnFields } from '../state/views.js';
 import { ApiFailure, success } from '../wire/respond.js';
 import type { StreamEvent } from './event-log.js';
@@ -19,7 +19,12 @@ export const OUTAGE_CODES = [
 ] as const;
 
 /** The `message.error` of a turn that failed with `code`: `details` for outage codes only. */
-export function turnError(code: string, message: string, retryable: boolean, requestId: string): TurnError {
+export function turnFailure(
+  code: string,
+  message: string,
+  retryable: boolean,
+  requestId: string,
+): TurnErrorRecord {
   const details = (OUTAGE_CODES as readonly string[]).includes(code)
     ? outageDetails(code, requestId)
     : undefined;
@@ -57,14 +62,14 @@ export function outageDetails(code: string, requestId: string): ErrorDetails {
  *   `message_code`, `data: { chat_id, message_id }`.
  * Outage codes carry `meta.error_details`.
  */
-export function syncAnswer(turn: TurnRecord, failure: TurnError | null = turn.error): Response {
+export function syncAnswer(turn: TurnRecord, failure: TurnErrorRecord | null = turn.error): Response {
   if (failure) return syncFailure(turn, failure).toResponse();
   return success(publicTurn(turn), {
     message: turn.status === 'cancelled' ? 'Turn cancelled.' : 'Turn completed.',
   });
 }
 
-function syncFailure(turn: TurnRecord, error: TurnError): ApiFailure {
+function syncFailure(turn: TurnRecord, error: TurnErrorRecord): ApiFailure {
   const ids = { chat_id: turn.chat_id, message_id: turn.id };
   switch (error.code) {
     case 'turn_timeout':
@@ -100,7 +105,7 @@ export function startEvent(turn: TurnRecord, requestId: string): StreamEvent {
 }
 
 /** The one terminal event of a finished turn (6, rule 1): `failure` is the stored error unless given. */
-export function terminalEvent(turn: TurnRecord, failure: TurnError | null = turn.error): StreamEvent {
+export function terminalEvent(turn: TurnRecord, failure: TurnErrorRecord | null = turn.error): StreamEvent {
   if (failure) {
     const { code, message, retryable, details } = failure;
     return { event: 'message.error', data: { code, message, retryable, ...(details ? { details } : {}) } };

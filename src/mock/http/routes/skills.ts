@@ -69,7 +69,7 @@ export function skillRoutes(store: MockStore): Hono<MockEnv> {
       owner_credential_id: credential.id,
       owner_user_id: credential.userId,
     };
-    store.skillsById.set(skill.id, skill);
+    store.addSkill(skill);
     return success(publicSkill(skill), { status: 201, message: 'Skill created.' });
   });
 
