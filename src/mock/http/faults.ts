@@ -172,16 +172,6 @@ export function faultFailure(respond: FaultResponse): ApiFailure {
   );
 }
 
-/** The named route of a request, if it has one: what the routes' own fault points serve. */
-export function routeOf(method: string, path: string): FaultRoute | undefined {
-  if (method !== 'POST') return undefined;
-  if (/^\/api\/v1\/chats\/[^/]+\/messages\/?$/.test(path)) return 'send';
-  if (/^\/api\/v1\/chats\/[^/]+\/messages\/stream\/?$/.test(path)) return 'stream';
-  if (/^\/api\/v1\/chats\/[^/]+\/actions\/cancel\/?$/.test(path)) return 'cancel';
-  if (/^\/api\/v1\/chats\/[^/]+\/actions\/[^/]+\/?$/.test(path)) return 'answer';
-  return undefined;
-}
-
 /**
  * The fault point after the work of a named route: a `drop` marks the request (the service answers a
  * dropped connection) and gives a placeholder response; a `respond` with `afterRun` waits for `work` (a

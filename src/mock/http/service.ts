@@ -5,7 +5,8 @@ import type { MockStore } from '../state/store.js';
 import type { TurnEngine } from '../turns/engine.js';
 import { ApiFailure, notFound } from '../wire/respond.js';
 import { authenticate, type MockEnv } from './auth.js';
-import { dropConnection, type FaultRegistry, faultFailure, isDropped, routeOf } from './faults.js';
+import { dropConnection, type FaultRegistry, faultFailure, isDropped } from './faults.js';
+import { CHATS_PATH, routeOf } from './route-paths.js';
 import { actionRoutes } from './routes/actions.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { chatRoutes } from './routes/chats.js';
@@ -51,9 +52,9 @@ export function createMockService({ store, engine, faults }: MockServiceOptions)
   const sends = { store, engine, faults };
   app.route('/api/v1/skills', skillRoutes(store));
   app.route('/api/v1/chat', catalogRoutes(store));
-  app.route('/api/v1/chats', chatRoutes(store));
-  app.route('/api/v1/chats', turnRoutes(sends));
-  app.route('/api/v1/chats', actionRoutes(sends));
+  app.route(CHATS_PATH, chatRoutes(store));
+  app.route(CHATS_PATH, turnRoutes(sends));
+  app.route(CHATS_PATH, actionRoutes(sends));
 
   app.notFound(() => notFound().toResponse());
   app.onError((error) => {

@@ -21,6 +21,7 @@ import { readJson, validate } from '../../wire/input.js';
 import { success } from '../../wire/respond.js';
 import { type MockEnv, requireScopes } from '../auth.js';
 import { faultAfter, faultFailure } from '../faults.js';
+import { answerPath, ROUTE_PATHS } from '../route-paths.js';
 import type { SendContext } from '../send.js';
 
 /** An answer endpoint: the kind it answers, its body schema, and how a valid body becomes the answer. */
@@ -41,8 +42,8 @@ export function actionRoutes(context: SendContext): Hono<MockEnv> {
   const routes = new Hono<MockEnv>();
   const { store, engine, faults } = context;
 
-  const answers = <B extends { action_id: string }>(path: string, spec: AnswerEndpoint<B>) => {
-    routes.post(`/:chat_id/actions/${path}`, requireScopes('chat:write'), async (c) => {
+  const answers = <B extends { action_id: string }>(spec: AnswerEndpoint<B>) => {
+    routes.post(answerPath(spec.kind), requireScopes('chat:write'), async (c) => {
       const credential = c.get('credential');
       const request = c.req.raw;
       const body = validate(spec.schema, await readJson(request));
@@ -60,7 +61,7 @@ export function actionRoutes(context: SendContext): Hono<MockEnv> {
     });
   };
 
-  answers('approve-tool', {
+  answers({
     kind: 'tool_approval',
     schema: ApproveToolSchema,
     answer: (interaction, body) => ({
@@ -69,12 +70,12 @@ export function actionRoutes(context: SendContext): Hono<MockEnv> {
       by: 'client',
     }),
   });
-  answers('respond-plan', {
+  answers({
     kind: 'plan_approval',
     schema: RespondPlanSchema,
     answer: (_, body) => ({ kind: 'plan_approval', action: body.action, by: 'client' }),
   });
-  answers('respond-elicitation', {
+  answers({
     kind: 'elicitation',
     schema: RespondElicitationSchema,
     answer: (interaction, body) => {
@@ -84,13 +85,13 @@ export function actionRoutes(context: SendContext): Hono<MockEnv> {
       return { kind: 'elicitation', action: 'accept', content: { ...body.content }, by: 'client' };
     },
   });
-  answers('cancel-auth', {
+  answers({
     kind: 'auth_required',
     schema: CancelAuthSchema,
     answer: () => ({ kind: 'auth_required', action: 'cancel', by: 'client' }),
   });
 
-  routes.post('/:chat_id/actions/cancel', requireScopes('chat:write'), async (c) => {
+  routes.post(ROUTE_PATHS.cancel, requireScopes('chat:write'), async (c) => {
     const credential = c.get('credential');
     const request = c.req.raw;
     const body = validate(CancelSchema, await readJson(request));

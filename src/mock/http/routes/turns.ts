@@ -4,6 +4,7 @@ import { EventLog } from '../../turns/event-log.js';
 import { replayEvents, syncAnswer } from '../../turns/outcomes.js';
 import { type MockEnv, requireScopes } from '../auth.js';
 import { faultAfter } from '../faults.js';
+import { ROUTE_PATHS } from '../route-paths.js';
 import { type SendContext, type SendOutcome, startSend } from '../send.js';
 import { sseResponse } from '../sse.js';
 
@@ -15,7 +16,7 @@ import { sseResponse } from '../sse.js';
 export function turnRoutes(context: SendContext): Hono<MockEnv> {
   const routes = new Hono<MockEnv>();
 
-  routes.post('/:chat_id/messages', requireScopes('chat:write'), async (c) => {
+  routes.post(ROUTE_PATHS.send, requireScopes('chat:write'), async (c) => {
     const request = c.req.raw;
     const outcome = await startSend(context, c.get('credential'), request, c.req.param('chat_id'), 'sync');
     const turn = await finishedTurn(outcome);
@@ -23,7 +24,7 @@ export function turnRoutes(context: SendContext): Hono<MockEnv> {
     return after ?? syncAnswer(turn, (outcome.kind === 'run' && outcome.live.outcomeUnknown) || turn.error);
   });
 
-  routes.post('/:chat_id/messages/stream', requireScopes('chat:write'), async (c) => {
+  routes.post(ROUTE_PATHS.stream, requireScopes('chat:write'), async (c) => {
     const request = c.req.raw;
     const outcome = await startSend(context, c.get('credential'), request, c.req.param('chat_id'), 'stream');
     const after = await faultAfter(context.faults, 'stream', request, finishedTurn(outcome));
