@@ -2,6 +2,13 @@
  * `convo-sdk/mock`: the reference mock of the Conversational AI Service API v1, served three ways from one
  * handler: `createMock().fetch` injected into a client, `mswHandlers` (from `convo-sdk/msw`), and
  * `startMockServer()` / the `convo-mock` command over HTTP.
+ *
+ * Its rooms, from the ground up (an import only points to the same room or one below; all may use
+ * `contract/`, nothing else of the SDK): `time/` (clocks), `wire/` (JSON bodies in, envelopes and
+ * failures out), `state/` (fixtures, credentials, the store and who may see what), `model/` (the fake
+ * model and its directives), `turns/` (the engine running turns, their interactions and outcomes),
+ * `http/` (the service, its routes, faults and SSE), then `mock.ts` assembling one instance, and
+ * `adapters/` (the HTTP server and the command) with the entries `cli.ts` and `msw.ts`.
  */
 
 export { MOCK_CODES, type MockCode } from '../contract/codes.js';
