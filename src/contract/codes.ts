@@ -33,6 +33,23 @@ export const KNOWN_CODES = [
 /** A `message_code` the contract names. */
 export type KnownCode = (typeof KNOWN_CODES)[number];
 
+/**
+ * The `message_code` values the reference mock answers where the contract names none (section 7 leaves
+ * those failures open): 401 `api_v1_unauthorized` (no or unknown token), 400 `api_v1_invalid_json`, 413
+ * `api_v1_payload_too_large`, 422 `api_v1_validation_error` (a body or query the schemas refuse, `data`
+ * listing `{ field, message, limit? }`) and 500 `api_v1_internal_error`. Readings of the mock, not contract.
+ */
+export const MOCK_CODES = [
+  'api_v1_unauthorized',
+  'api_v1_invalid_json',
+  'api_v1_payload_too_large',
+  'api_v1_validation_error',
+  'api_v1_internal_error',
+] as const;
+
+/** A `message_code` of the mock's own (`MOCK_CODES`). */
+export type MockCode = (typeof MOCK_CODES)[number];
+
 /** A `message_code`: one the contract names, or one it does not know yet (kept as a plain string). */
 export type MessageCode = KnownCode | (string & {});
 

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { FLAT_VALUE_MESSAGE, isFlatValue } from './elicitation.js';
 import { ToolCallSchema } from './turn.js';
 
 /** The kinds of interaction (2.6). */
@@ -71,13 +72,8 @@ const FlatObject = z
   .check(
     z.superRefine((value, context) => {
       for (const [key, field] of Object.entries(value)) {
-        if (field === null || ['string', 'number', 'boolean'].includes(typeof field)) continue;
-        context.issues.push({
-          code: 'custom',
-          path: [key],
-          message: 'must be a string, number, boolean or null (content is flat)',
-          input: field,
-        });
+        if (isFlatValue(field)) continue;
+        context.issues.push({ code: 'custom', path: [key], message: FLAT_VALUE_MESSAGE, input: field });
       }
     }),
   );

@@ -1,3 +1,4 @@
+import { decisionIssues } from '../contract/decisions.js';
 import { elicitationIssues } from '../contract/elicitation.js';
 import type { ActionRequiredPayload } from '../contract/events.js';
 import type {
@@ -41,17 +42,12 @@ export class ToolApproval extends BaseInteraction {
 
   /** Decides per tool, by `tool_use_id`: a decision for every tool asked, and for no other, is required. */
   decide(decisions: Record<string, boolean>, options?: RequestOptions): Promise<ActionResult> {
-    const asked = new Set(this.tools.map((t) => t.tool_use_id));
-    const issues: PlainIssue[] = [];
-    for (const id of Object.keys(decisions)) {
-      if (!asked.has(id))
-        issues.push({ field: `decisions.${id}`, message: 'is not a tool this interaction asked for' });
-    }
-    for (const id of asked) {
-      if (!(id in decisions)) issues.push({ field: `decisions.${id}`, message: 'needs a decision' });
-    }
-    if (issues.length > 0) throw new ValidationError(issues as [PlainIssue, ...PlainIssue[]]);
     const list = Object.entries(decisions).map(([tool_use_id, approved]) => ({ tool_use_id, approved }));
+    const issues = decisionIssues(
+      this.tools.map((t) => t.tool_use_id),
+      list,
+    );
+    if (issues.length > 0) throw new ValidationError(issues as [PlainIssue, ...PlainIssue[]]);
     return this.send('approve-tool', { decisions: list }, options);
   }
 }

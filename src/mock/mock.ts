@@ -1,12 +1,12 @@
-import { abortable, abortableBody } from './abortable.js';
-import type { MockClock } from './clock.js';
-import type { MockCredential } from './credentials.js';
-import { directiveModel } from './directive-model.js';
-import { TurnEngine } from './engine.js';
-import { FaultRegistry, type MockFaults } from './faults.js';
-import type { FakeModel } from './model.js';
-import { createMockService } from './service.js';
-import { keyId, MockStore, type MockStoreView } from './store.js';
+import { abortable, abortableBody } from './http/abortable.js';
+import { FaultRegistry, type MockFaults } from './http/faults.js';
+import { createMockService } from './http/service.js';
+import { directiveModel } from './model/directive-model.js';
+import type { FakeModel } from './model/model.js';
+import type { MockCredential } from './state/credentials.js';
+import { MockStore, type MockStoreView } from './state/store.js';
+import type { MockClock } from './time/clock.js';
+import { TurnEngine } from './turns/engine.js';
 
 /** The origin documented for fetch injection; any origin reaches the mock the same way. */
 export const MOCK_URL = 'http://convo.mock';
@@ -98,10 +98,7 @@ export function createMock(options: MockOptions = {}): ConvoMock {
       const credentials = store
         .credentials()
         .filter((credential) => token === undefined || credential.token === token);
-      return credentials.reduce(
-        (sum, credential) => sum + (store.runCounts.get(keyId(credential.id, key)) ?? 0),
-        0,
-      );
+      return credentials.reduce((sum, credential) => sum + store.runCount(credential.id, key), 0);
     },
     reset: () => {
       engine.reset();

@@ -3,8 +3,8 @@
  * `setupServer(...mswHandlers(createMock()))`, then point the client at `http://convo.mock`.
  */
 import { type HttpHandler, http } from 'msw';
+import { chunkedEventStream, isEventStream } from './http/sse.js';
 import type { ConvoMock } from './mock.js';
-import { chunkedEventStream, isEventStream } from './sse.js';
 
 /** Options of `mswHandlers`. */
 export interface MswHandlersOptions {

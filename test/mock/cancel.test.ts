@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CancelResultSchema } from '../../src/contract/interactions.js';
-import { type ConvoMock, createMock } from '../../src/mock/index.js';
+import { type ConvoMock, createManualClock, createMock } from '../../src/mock/index.js';
 import {
   act,
   auto,
@@ -90,15 +90,41 @@ describe('4.6 cancel the turn', () => {
     expect(names(await reader.rest())).toEqual(['message.cancelled']);
     // The interaction is gone with its turn.
     expect(mock.store.interactions()[0]?.state).toBe('closed');
-    expect(outcome(await act(mock, chatId, 'cancel', { action_id: required.action_id }))).toEqual([
-      404,
-      'api_v1_action_not_found',
-    ]);
     const answer = await act(mock, chatId, 'approve-tool', {
       action_id: required.action_id,
       decisions: [{ tool_use_id: 'toolu_1', approved: true }],
     });
     expect(outcome(answer)).toEqual([409, 'api_v1_action_not_pending']);
+  });
+
+  it('4.6/7.6 idempotent with action_id: an own interaction that is resolved, expired or of a finished turn -> 200 { cancelled: false }', async () => {
+    const clock = createManualClock();
+    const timed = createMock({ tokens: CHAT_TOKENS, clock, interactionTtlMs: 1000 });
+    // Resolved, its turn still live: the cancel reaches that turn.
+    const reader = await stream(timed, chatId, { content: '[[mock:plan_approval]] [[mock:hang]]' });
+    const resolved = actionIdOf(await reader.until('message.action_required'));
+    await act(timed, chatId, 'respond-plan', { action_id: resolved, action: 'approve' });
+    expect((await act(timed, chatId, 'cancel', { action_id: resolved })).body.data).toEqual({
+      chat_id: chatId,
+      cancelled: true,
+    });
+    expect(names(await reader.rest())).toEqual(['message.cancelled']);
+    // Of a finished turn: nothing left to cancel, still 200.
+    const again = await act(timed, chatId, 'cancel', { action_id: resolved });
+    expect([again.status, again.body.data]).toEqual([200, { chat_id: chatId, cancelled: false }]);
+    // Expired, its turn finished as if refused.
+    const expiring = await stream(timed, chatId, { content: '[[mock:plan_approval]]' });
+    const expired = actionIdOf(await expiring.until('message.action_required'));
+    await clock.advance(1000);
+    await expiring.rest();
+    expect(timed.store.interactions().at(-1)?.state).toBe('expired');
+    const late = await act(timed, chatId, 'cancel', { action_id: expired });
+    expect([late.status, late.body.data]).toEqual([200, { chat_id: chatId, cancelled: false }]);
+    // Only an unknown or foreign action_id is 404.
+    expect(outcome(await act(timed, chatId, 'cancel', { action_id: 'act_nope' }))).toEqual([
+      404,
+      'api_v1_action_not_found',
+    ]);
   });
 
   it('4.6 an action_id of another chat of the same credential -> 404 api_v1_action_not_found', async () => {
@@ -113,12 +139,13 @@ describe('4.6 cancel the turn', () => {
     await reader.rest();
   });
 
-  it('4.6 a synchronous turn cancelled from elsewhere answers 200 with status cancelled', async () => {
+  it('4.6 a synchronous turn cancelled from elsewhere answers 200 with status cancelled, not "Turn completed."', async () => {
     const pending = send(mock, chatId, auto('[[mock:hang]]'));
     await settle();
     await act(mock, chatId, 'cancel', {});
-    const turn = turnOf(await pending);
-    expect([turn.status, turn.content]).toEqual(['cancelled', '']);
+    const reply = await pending;
+    const turn = turnOf(reply);
+    expect([turn.status, turn.content, reply.body.message]).toEqual(['cancelled', '', 'Turn cancelled.']);
   });
 
   it('4.6 the body is checked: a non-string action_id -> 422; cancel needs chat:write', async () => {

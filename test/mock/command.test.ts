@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { type CommandIo, main, parseCommandLine, USAGE } from '../../src/mock/command.js';
+import { type CommandIo, main, parseCommandLine, USAGE } from '../../src/mock/adapters/command.js';
 import { SCOPES } from '../../src/mock/index.js';
 
 /** Captures the command's output; `signals` stands in for the process. */

@@ -57,7 +57,6 @@ describe('mock-conventions directives, synchronous send', () => {
     ['turn_timeout', 504, 'turn_timeout', 'ids', false],
     ['persistence_failed', 503, 'api_v1_core_unavailable', 'code', true],
     ['outcome_unknown', 503, 'api_v1_core_unavailable', 'code', true],
-    ['idempotency_outcome_unknown', 409, 'api_v1_core_unavailable', 'code', true],
     ['model_overloaded', 502, 'model_overloaded', 'ids', false],
   ] as const;
   for (const [code, status, messageCode, data, details] of errors) {
@@ -75,6 +74,26 @@ describe('mock-conventions directives, synchronous send', () => {
       expect([message?.status, message?.content, message?.usage]).toEqual(['error', '', null]);
     });
   }
+
+  it('6 upstream_error details never say retry_action "retry" beside retryable false', async () => {
+    const reply = await send(mock, chatId, auto('[[mock:error code=upstream_error]]'));
+    const details = ErrorDetailsSchema.parse(reply.body.meta.error_details);
+    expect([details.retryable, details.retry_action]).toEqual([false, 'check_status']);
+  });
+
+  it('6/7.3 idempotency_outcome_unknown -> 409 api_v1_core_unavailable; the repeat with the same key reads the stored outcome', async () => {
+    const body = auto('[[mock:error code=idempotency_outcome_unknown]] hi');
+    const reply = await send(mock, chatId, body, { key: 'k' });
+    expect(outcome(reply)).toEqual([409, 'api_v1_core_unavailable']);
+    expect(errorDataOf(reply)).toEqual({ code: 'idempotency_outcome_unknown' });
+    expect(ErrorDetailsSchema.parse(reply.body.meta.error_details)).toMatchObject({
+      service_code: 'idempotency_outcome_unknown',
+      retry_action: 'check_status',
+    });
+    const stored = turnOf(await send(mock, chatId, body, { key: 'k' }));
+    expect([stored.status, stored.content]).toEqual(['completed', 'Mock answer: hi']);
+    expect(mock.runs('k')).toBe(1);
+  });
 
   it('directives act in order: an approved-in-auto tool, then an error', async () => {
     const reply = await send(mock, chatId, auto('[[mock:tool_approval]] [[mock:error code=upstream_error]]'));

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { HUGE_EVENT_PADDING } from '../../src/mock/http/sse-damage.js';
 import { type ConvoMock, createManualClock, createMock } from '../../src/mock/index.js';
-import { HUGE_EVENT_PADDING } from '../../src/mock/sse-damage.js';
 import { outcome, parseReply, settle } from './helpers.js';
 import { EventReader, folded, names, stream, streamAll, streamRequest } from './sse.js';
 

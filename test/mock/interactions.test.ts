@@ -103,7 +103,7 @@ describe('2.6 and 4.5 tool_approval', () => {
       [
         [{ tool_use_id: 'toolu_9', approved: true }],
         [
-          { field: 'decisions.0.tool_use_id', message: 'is not a tool of this interaction' },
+          { field: 'decisions.0.tool_use_id', message: '"toolu_9" is not a tool this interaction asked for' },
           { field: 'decisions', message: 'has no decision for tool "toolu_1"' },
         ],
       ],
@@ -112,7 +112,7 @@ describe('2.6 and 4.5 tool_approval', () => {
           { tool_use_id: 'toolu_1', approved: true },
           { tool_use_id: 'toolu_1', approved: false },
         ],
-        [{ field: 'decisions.1.tool_use_id', message: 'has more than one decision' }],
+        [{ field: 'decisions.1.tool_use_id', message: '"toolu_1" has more than one decision' }],
       ],
       [[], [{ field: 'decisions', message: 'must be at least 1 items', limit: 1 }]],
     ] as const;

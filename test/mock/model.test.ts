@@ -3,7 +3,7 @@ import { createMock, type FakeModel, type ModelInput } from '../../src/mock/inde
 import { auto, errorDataOf, outcome, send, turnOf } from './helpers.js';
 
 describe('the fake model hook', () => {
-  it('createMock({ model }) answers every turn with it; it receives the turn’s input', async () => {
+  it('createMock({ model }) answers every turn with it; it receives the turn’s input, never its metadata (4.3)', async () => {
     const inputs: ModelInput[] = [];
     const model: FakeModel = async function* (input) {
       inputs.push(input);
@@ -34,8 +34,9 @@ describe('the fake model hook', () => {
       channel: 'sync',
       model_id: 2,
       attachments: { workspace_ids: [], file_ids: [11], skill_ids: [], mcp_server_ids: [] },
-      metadata: { m: 1 },
     });
+    expect(input).not.toHaveProperty('metadata');
+    expect(turn.metadata).toEqual({ m: 1 });
     expect(input?.signal).toBeInstanceOf(AbortSignal);
   });
 

@@ -24,7 +24,7 @@ describe('reset()', () => {
 
 describe('the TSDoc example of FakeModel', () => {
   it('runs as written: a plan asked, answered through respond-plan, the answer back from yield', async () => {
-    // Copied from the example in src/mock/model.ts.
+    // Copied from the example in src/mock/model/model.ts.
     const model: FakeModel = async function* ({ content }) {
       yield { type: 'step' };
       const answer = yield {

@@ -227,6 +227,21 @@ describe('4.3 and 7.3 checks, in order', () => {
     ).toEqual([409, 'api_v1_sync_requires_auto']);
   });
 
+  it('4.3 a body with an unknown field nested 100,000 levels deep is not a 500: it is accepted and its key works', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const body = `{"content":"a","permission_mode":"auto","x":${deep}}`;
+    const headers = { 'idempotency-key': 'deep' };
+    const first = await call(mock, 'POST', `/api/v1/chats/${chatId}/messages`, { body, headers });
+    expect(turnOf(first).status).toBe('completed');
+    const again = await call(mock, 'POST', `/api/v1/chats/${chatId}/messages`, { body, headers });
+    expect(turnOf(again).id).toBe(turnOf(first).id);
+    const other = `{"content":"a","permission_mode":"auto","x":${deep.slice(1, -1)}}`;
+    expect(
+      outcome(await call(mock, 'POST', `/api/v1/chats/${chatId}/messages`, { body: other, headers })),
+    ).toEqual([409, 'api_v1_idempotency_conflict']);
+    expect(mock.runs('deep')).toBe(1);
+  });
+
   it('7.1 attachments that do not exist or that the credential cannot use -> 404 naming them', async () => {
     const cases = [
       [{ workspace_ids: [3] }, 'mock-token', 'attachments.workspace_ids', [3]],

@@ -88,21 +88,21 @@ describe('2.1 and 7 bodies', () => {
 describe('CORS', () => {
   const mock = createMock();
 
-  it('a preflight from any origin is allowed, with Authorization, Content-Type, Idempotency-Key, Accept', async () => {
+  it('conventions: a preflight from any origin is allowed, with whatever request headers it asks for', async () => {
     const response = await mock.handle(
       new Request(`${mock.url}/api/v1/skills`, {
         method: 'OPTIONS',
         headers: {
           origin: 'http://page.test',
           'access-control-request-method': 'PATCH',
-          'access-control-request-headers': 'authorization,content-type,idempotency-key',
+          'access-control-request-headers': 'authorization,content-type,idempotency-key,accept,x-app',
         },
       }),
     );
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     const headers = response.headers.get('access-control-allow-headers')?.toLowerCase() ?? '';
-    for (const name of ['authorization', 'content-type', 'idempotency-key', 'accept']) {
+    for (const name of ['authorization', 'content-type', 'idempotency-key', 'accept', 'x-app']) {
       expect(headers).toContain(name);
     }
     expect(response.headers.get('access-control-allow-methods')).toContain('PATCH');

@@ -138,6 +138,19 @@ describe('4.4 and 6 the stream of a turn', () => {
     expect(mock.store.turns().map((turn) => turn.status)).toEqual(['error', 'error', 'error']);
   });
 
+  it('6 idempotency_outcome_unknown is not the stored outcome: the same key then replays the completed turn', async () => {
+    const body = { content: '[[mock:error code=idempotency_outcome_unknown]] hi' };
+    const first = await streamAll(mock, chatId, body, { key: 'k' });
+    expect(first.at(-1)).toMatchObject({
+      event: 'message.error',
+      data: { code: 'idempotency_outcome_unknown', retryable: false },
+    });
+    const replay = await streamAll(mock, chatId, body, { key: 'k' });
+    expect(names(replay)).toEqual(['message.start', 'message.step', 'message.delta', 'message.completed']);
+    expect(replay.at(-1)?.data).toMatchObject({ content: 'Mock answer: hi' });
+    expect(mock.runs('k')).toBe(1);
+  });
+
   it('failover: after two deltas one delta with replace: true carries the full new text; deltas continue', async () => {
     const events = await streamAll(mock, chatId, { content: '[[mock:failover]] a b' });
     const deltas = events.filter((e) => e.event === 'message.delta').map((e) => e.data);

@@ -1,7 +1,7 @@
 import type { FaultRoute, MalformedKind, MockFault } from '../../src/mock/index.js';
 
 /**
- * The fault matrix: every fault the mock can inject (src/mock/faults.ts), plus the ones composed from
+ * The fault matrix: every fault the mock can inject (src/mock/http/faults.ts), plus the ones composed from
  * directives, on each path it applies to, with what the caller must get. fault-matrix.test.ts runs every
  * cell through the in-process fetch and the real HTTP server, and checks that RELIABILITY.md publishes
  * exactly this table (`renderMatrix`).
@@ -279,12 +279,12 @@ export const FAULT_MATRIX: readonly FaultRow[] = [
   {
     fault: 'the turn fails: `idempotency_outcome_unknown`',
     spec: '6, 7.3',
-    how: '`[[mock:error code=idempotency_outcome_unknown]]` (every replay says the same)',
-    content: '[[mock:error code=idempotency_outcome_unknown]]',
+    how: '`[[mock:error code=idempotency_outcome_unknown]]` (the turn completed; only its first delivery says so)',
+    content: `[[mock:error code=idempotency_outcome_unknown]] ${WORDS}`,
     expect: {
-      sync: apiError(409, 'api_v1_core_unavailable', 3, 1),
+      sync: content(2),
       // Section 6: repeat with the same key to read the stored outcome, as the sync path does.
-      stream: turnError('idempotency_outcome_unknown', 3),
+      stream: content(2),
     },
   },
   {

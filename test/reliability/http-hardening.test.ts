@@ -1,6 +1,6 @@
 import { Server } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { parseCommandLine } from '../../src/mock/command.js';
+import { parseCommandLine } from '../../src/mock/adapters/command.js';
 import { createMock, MAX_BODY_BYTES, startMockServer } from '../../src/mock/index.js';
 
 /**

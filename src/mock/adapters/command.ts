@@ -1,0 +1,127 @@
+import { parseArgs } from 'node:util';
+import { LIMITS } from '../../contract/limits.js';
+import { type MockCredential, parseTokenFlag } from '../state/credentials.js';
+import { type MockServerOptions, startMockServer } from './server.js';
+
+/** The `--help` text; flags as mock-conventions.md fixes them. */
+export const USAGE = `Usage: convo-mock [options]
+
+Serves the reference mock of the Conversational AI Service API v1 over HTTP.
+
+Options:
+  --host HOST                    interface to bind (default 127.0.0.1)
+  --port PORT                    port, 0 for any free one (default 4010)
+  --token TOKEN[=SCOPES][@USER]  a credential; repeatable. SCOPES is a comma list, "TOKEN=" has none,
+                                 no "=" has every scope; USER is a user id (default 1).
+                                 Without any: mock-token, every scope, user 1.
+  --ping-ms MS                   silence before a stream ping (default ${LIMITS.pingIntervalMs})
+  --interaction-ttl-ms MS        lifetime of an interaction (default ${LIMITS.interactionLifetimeMs})
+  -h, --help                     print this help
+
+Once listening, prints one line with http://HOST:PORT. Stops on SIGINT or SIGTERM.`;
+
+/** Where the command writes and which signals stop it; the process's by default, fakes in tests. */
+export interface CommandIo {
+  /** Writes one line to standard output. */
+  out(line: string): void;
+  /** Writes one line to standard error. */
+  err(line: string): void;
+  /** Source of SIGINT and SIGTERM (the process, or an EventEmitter in tests). */
+  signals: {
+    once(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
+    off(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
+  };
+}
+
+/** What the command line asks for: help, or a server. */
+export type CommandLine = { help: true } | { help: false; server: MockServerOptions };
+
+/** Parses the arguments of `convo-mock`; throws an Error with a readable message when they are wrong. */
+export function parseCommandLine(argv: readonly string[]): CommandLine {
+  const { values } = parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      host: { type: 'string' },
+      port: { type: 'string' },
+      token: { type: 'string', multiple: true },
+      'ping-ms': { type: 'string' },
+      'interaction-ttl-ms': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return { help: true };
+
+  const tokens: MockCredential[] = (values.token ?? []).map(parseTokenFlag);
+  const server: MockServerOptions = { tokens };
+  if (values.host !== undefined) server.host = values.host;
+  if (values.port !== undefined) server.port = integer('--port', values.port, 0, 65_535);
+  if (values['ping-ms'] !== undefined) server.pingMs = integer('--ping-ms', values['ping-ms'], 1);
+  if (values['interaction-ttl-ms'] !== undefined) {
+    server.interactionTtlMs = integer('--interaction-ttl-ms', values['interaction-ttl-ms'], 1);
+  }
+  return { help: false, server };
+}
+
+/**
+ * Runs `convo-mock`: serves until SIGINT or SIGTERM, then closes and resolves 0. Resolves 2 on bad
+ * arguments, 1 when the server cannot start (port taken), 0 after `--help`.
+ */
+export async function main(argv: readonly string[], io: CommandIo = processIo()): Promise<number> {
+  let line: CommandLine;
+  try {
+    line = parseCommandLine(argv);
+  } catch (error) {
+    io.err(`convo-mock: ${errorMessage(error)}`);
+    io.err('Run "convo-mock --help" for usage.');
+    return 2;
+  }
+  if (line.help) {
+    io.out(USAGE);
+    return 0;
+  }
+
+  let server: Awaited<ReturnType<typeof startMockServer>>;
+  try {
+    server = await startMockServer(line.server);
+  } catch (error) {
+    io.err(`convo-mock: cannot listen: ${errorMessage(error)}`);
+    return 1;
+  }
+  // The one line black-box suites wait for (mock-conventions.md).
+  io.out(`convo-mock listening on ${server.url}`);
+
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      io.signals.off('SIGINT', stop);
+      io.signals.off('SIGTERM', stop);
+      resolve();
+    };
+    io.signals.once('SIGINT', stop);
+    io.signals.once('SIGTERM', stop);
+  });
+  // Running turns hold timers (a pending interaction waits up to its lifetime): stop them, or the process
+  // would outlive its server.
+  server.mock.reset();
+  await server.close();
+  return 0;
+}
+
+function processIo(): CommandIo {
+  return {
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+    signals: process,
+  };
+}
+
+function integer(flag: string, text: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value >= min && value <= max)) throw new Error(`${flag} must be an integer from ${min} to ${max}`);
+  return value;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

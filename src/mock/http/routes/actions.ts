@@ -1,0 +1,142 @@
+import { Hono } from 'hono';
+import type * as z from 'zod/mini';
+import {
+  ApproveToolSchema,
+  CancelAuthSchema,
+  CancelSchema,
+  type InteractionKind,
+  RespondElicitationSchema,
+  RespondPlanSchema,
+} from '../../../contract/interactions.js';
+import type { InteractionAnswer } from '../../model/model.js';
+import { parseChatId, visibleChat } from '../../state/chat-records.js';
+import type { InteractionRecord } from '../../state/records.js';
+import {
+  checkDecisions,
+  checkElicitationContent,
+  findInteraction,
+  ownInteraction,
+} from '../../turns/interactions.js';
+import { readJson, validate } from '../../wire/input.js';
+import { success } from '../../wire/respond.js';
+import { type MockEnv, requireScopes } from '../auth.js';
+import { faultAfter, faultFailure } from '../faults.js';
+import { answerPath, ROUTE_PATHS } from '../route-paths.js';
+import type { SendContext } from '../send.js';
+
+/** An answer endpoint: the kind it answers, its body schema, and how a valid body becomes the answer. */
+interface AnswerEndpoint<B extends { action_id: string }> {
+  kind: InteractionKind;
+  schema: z.ZodMiniType<B>;
+  /** The model's answer; throws 422 for what the kind needs beyond the schema. */
+  answer(interaction: InteractionRecord, body: B): InteractionAnswer;
+}
+
+/**
+ * The interaction answers (4.5) and the cancel (4.6), mounted at `/api/v1/chats`. An answer is checked in
+ * this order: scope 403, body 400/413, schema 422, the interaction (404 `api_v1_action_not_found`: unknown,
+ * expired, another credential's, another chat's, or of another kind; 409 `api_v1_action_not_pending`),
+ * what its kind needs (422), then a `respond` fault, then it is applied.
+ */
+export function actionRoutes(context: SendContext): Hono<MockEnv> {
+  const routes = new Hono<MockEnv>();
+  const { store, engine, faults } = context;
+
+  const answers = <B extends { action_id: string }>(spec: AnswerEndpoint<B>) => {
+    routes.post(answerPath(spec.kind), requireScopes('chat:write'), async (c) => {
+      const credential = c.get('credential');
+      const request = c.req.raw;
+      const body = validate(spec.schema, await readJson(request));
+      // The chat id must at least be a UUID; every mismatch is the same 404.
+      const chatId = parseChatId(c.req.param('chat_id')) ?? '';
+      const interaction = findInteraction(store, credential, chatId, body.action_id, spec.kind);
+      const answer = spec.answer(interaction, body);
+      answerFault(context, interaction, answer, new URL(request.url).pathname);
+      engine.resolve(interaction, answer);
+      const after = await faultAfter(faults, 'answer', request);
+      return (
+        after ??
+        success({ action_id: interaction.action_id, state: 'resolved' }, { message: 'Interaction resolved.' })
+      );
+    });
+  };
+
+  answers({
+    kind: 'tool_approval',
+    schema: ApproveToolSchema,
+    answer: (interaction, body) => ({
+      kind: 'tool_approval',
+      decisions: checkDecisions(interaction, body.decisions),
+      by: 'client',
+    }),
+  });
+  answers({
+    kind: 'plan_approval',
+    schema: RespondPlanSchema,
+    answer: (_, body) => ({ kind: 'plan_approval', action: body.action, by: 'client' }),
+  });
+  answers({
+    kind: 'elicitation',
+    schema: RespondElicitationSchema,
+    answer: (interaction, body) => {
+      if (body.action !== 'accept' || !body.content)
+        return { kind: 'elicitation', action: body.action, by: 'client' };
+      checkElicitationContent(interaction, body.content);
+      return { kind: 'elicitation', action: 'accept', content: { ...body.content }, by: 'client' };
+    },
+  });
+  answers({
+    kind: 'auth_required',
+    schema: CancelAuthSchema,
+    answer: () => ({ kind: 'auth_required', action: 'cancel', by: 'client' }),
+  });
+
+  routes.post(ROUTE_PATHS.cancel, requireScopes('chat:write'), async (c) => {
+    const credential = c.get('credential');
+    const request = c.req.raw;
+    const body = validate(CancelSchema, await readJson(request));
+    // 4.6: cancelling never creates a chat.
+    const chat = visibleChat(store, credential, c.req.param('chat_id'));
+    // 4.6 idempotent: an own interaction in any state names its turn; cancelling a finished one is a no-op.
+    const interaction =
+      body.action_id === undefined ? undefined : ownInteraction(store, credential, chat.id, body.action_id);
+    const before = faults.take('cancel', new URL(request.url).pathname, 'before');
+    // 7.6: a cancel that could not be delivered leaves the turn running.
+    if (before && 'respond' in before) throw faultFailure(before.respond);
+    const turnId = interaction?.turn_id ?? engine.runningIn(chat.id)?.turn.id;
+    const cancelled = turnId !== undefined && engine.cancel(turnId);
+    const after = await faultAfter(faults, 'cancel', request);
+    return (
+      after ??
+      success(
+        { chat_id: chat.id, cancelled },
+        { message: cancelled ? 'Turn cancelled.' : 'No turn to cancel.' },
+      )
+    );
+  });
+
+  return routes;
+}
+
+/**
+ * The `respond` fault of an answer (7.5), with what each row does to the interaction: 409
+ * `api_v1_action_result_unknown` (the service received and rejected the decision) closes it, the turn going
+ * on as if refused; 503 `api_v1_action_result_unknown` (the decision left, no answer came) applies the
+ * decision and closes it; any other (503 `api_v1_service_unavailable`, 503
+ * `api_v1_interaction_backend_unavailable`, ...) leaves it pending.
+ */
+function answerFault(
+  context: SendContext,
+  interaction: InteractionRecord,
+  answer: InteractionAnswer,
+  path: string,
+) {
+  const fault = context.faults.take('answer', path, 'before');
+  if (!fault || !('respond' in fault)) return;
+  const { respond } = fault;
+  if (respond.code === 'api_v1_action_result_unknown') {
+    if (respond.status === 503) context.engine.resolve(interaction, answer);
+    else context.engine.close(interaction);
+  }
+  throw faultFailure(respond);
+}

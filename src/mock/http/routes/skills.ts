@@ -1,0 +1,183 @@
+import { Hono } from 'hono';
+import { LIMITS } from '../../../contract/limits.js';
+import { type Skill, SkillCreateSchema, SkillUpdateSchema } from '../../../contract/skill.js';
+import { charCount } from '../../../contract/text.js';
+import { canSeeSkill, canUseLibrary, isColleague } from '../../state/access.js';
+import { checkRefs } from '../../state/refs.js';
+import type { CredentialRecord, MockStore, SkillRecord } from '../../state/store.js';
+import { readJson, validate } from '../../wire/input.js';
+import { ApiFailure, notFound, success } from '../../wire/respond.js';
+import { type MockEnv, requireScopes } from '../auth.js';
+import { paginate } from '../paging.js';
+
+/**
+ * The skills endpoints (4.1), mounted at `/api/v1/skills`. Each handler checks in the order the mock
+ * promises: scope 403, JSON 400, validation 422, existence 404, policy 403, references 422; nothing is
+ * saved until every check passed.
+ */
+export function skillRoutes(store: MockStore): Hono<MockEnv> {
+  const routes = new Hono<MockEnv>();
+  // A `skill_id` that is not an integer matches no route: 404, like an unknown skill.
+  const one = '/:skill_id{[0-9]+}';
+
+  /** Finds a skill the credential sees; anything else is 404, never 403 (section 5). */
+  const visibleSkill = (credential: CredentialRecord, rawId: string): SkillRecord => {
+    const skill = store.skillsById.get(Number(rawId));
+    if (!skill || !canSeeSkill(credential, skill)) throw notFound('Skill');
+    return skill;
+  };
+
+  routes.get('/', requireScopes('skills:read'), (c) => {
+    const credential = c.get('credential');
+    const visible = [...store.skillsById.values()]
+      .filter((skill) => canSeeSkill(credential, skill))
+      .sort((a, b) => a.id - b.id);
+    const { items, meta } = paginate(visible, new URL(c.req.url).searchParams);
+    return success(items.map(publicSkill), { page: meta });
+  });
+
+  routes.post('/', requireScopes('skills:write'), async (c) => {
+    const credential = c.get('credential');
+    const body = await readJson(c.req.raw);
+    checkInstructionsLength(body);
+    const input = validate(SkillCreateSchema, body);
+    if (credential.allow.skills) {
+      throw new ApiFailure(
+        403,
+        'api_v1_resource_policy_create_denied',
+        'This token is restricted to listed skills and cannot create new ones.',
+      );
+    }
+    checkPlacement(store, credential, input);
+    checkRefs(store, credential, input.instructions);
+
+    const level = input.level ?? 'personal';
+    const skill: SkillRecord = {
+      id: store.nextId('skill'),
+      name: input.name,
+      description: input.description ?? '',
+      instructions: input.instructions,
+      icon: input.icon ?? 'sparkles',
+      level,
+      visibility: input.visibility ?? 'public',
+      // 2.2: the owning library with level `workspace`, null otherwise (a stray id is not kept).
+      workspace_id: level === 'workspace' ? (input.workspace_id ?? null) : null,
+      is_active: true,
+      created_at: store.timestamp(),
+      shared_user_ids: unique(input.shared_user_ids ?? []),
+      deleted_at: null,
+      owner_credential_id: credential.id,
+      owner_user_id: credential.userId,
+    };
+    store.addSkill(skill);
+    return success(publicSkill(skill), { status: 201, message: 'Skill created.' });
+  });
+
+  routes.get(one, requireScopes('skills:read'), (c) => {
+    return success(publicSkill(visibleSkill(c.get('credential'), c.req.param('skill_id'))));
+  });
+
+  routes.patch(one, requireScopes('skills:write'), async (c) => {
+    const credential = c.get('credential');
+    const body = await readJson(c.req.raw);
+    checkInstructionsLength(body);
+    const input = validate(SkillUpdateSchema, body);
+    const skill = visibleSkill(credential, c.req.param('skill_id'));
+    checkPlacement(store, credential, input);
+    // 4.1: references are revalidated when the instructions change; resending the same text is no change.
+    if (input.instructions !== undefined && input.instructions !== skill.instructions) {
+      checkRefs(store, credential, input.instructions);
+    }
+
+    if (input.name !== undefined) skill.name = input.name;
+    if (input.instructions !== undefined) skill.instructions = input.instructions;
+    if (input.description !== undefined) skill.description = input.description;
+    if (input.icon !== undefined) skill.icon = input.icon;
+    if (input.visibility !== undefined) skill.visibility = input.visibility;
+    // Checked above whatever the level, but kept only by a workspace skill (2.2: null otherwise).
+    if (input.workspace_id !== undefined && skill.level === 'workspace') {
+      skill.workspace_id = input.workspace_id;
+    }
+    if (input.shared_user_ids !== undefined) skill.shared_user_ids = unique(input.shared_user_ids);
+    return success(publicSkill(skill), { message: 'Skill updated.' });
+  });
+
+  routes.patch(`${one}/toggle`, requireScopes('skills:write'), (c) => {
+    const skill = visibleSkill(c.get('credential'), c.req.param('skill_id'));
+    skill.is_active = !skill.is_active;
+    return success(publicSkill(skill), { message: skill.is_active ? 'Skill enabled.' : 'Skill disabled.' });
+  });
+
+  routes.delete(one, requireScopes('skills:write'), (c) => {
+    const skill = visibleSkill(c.get('credential'), c.req.param('skill_id'));
+    skill.deleted_at = store.timestamp();
+    return success({ id: skill.id }, { message: 'Skill deleted.' });
+  });
+
+  return routes;
+}
+
+/** The fields of 2.2, in its order; owner, sharing and deletion stay inside the mock. */
+function publicSkill(skill: SkillRecord): Skill {
+  return {
+    id: skill.id,
+    name: skill.name,
+    description: skill.description,
+    instructions: skill.instructions,
+    icon: skill.icon,
+    level: skill.level,
+    visibility: skill.visibility,
+    workspace_id: skill.workspace_id,
+    is_active: skill.is_active,
+    created_at: skill.created_at,
+  };
+}
+
+/**
+ * 422 `prompt_text_too_long` for instructions over 12,000 characters (7.2). Checked before the schema,
+ * which also bounds them, so that this code wins over the generic `api_v1_validation_error`.
+ */
+function checkInstructionsLength(body: unknown): void {
+  if (typeof body !== 'object' || body === null || !('instructions' in body)) return;
+  const { instructions } = body;
+  if (typeof instructions === 'string' && charCount(instructions) > LIMITS.skillInstructions) {
+    const limit = LIMITS.skillInstructions;
+    throw new ApiFailure(422, 'prompt_text_too_long', `The instructions exceed ${limit} characters.`, [
+      { field: 'instructions', message: `must be at most ${limit} characters`, limit },
+    ]);
+  }
+}
+
+/**
+ * 403 `api_v1_resource_not_allowed` (7.2) for a `workspace_id` the credential cannot use, or a
+ * `shared_user_ids` entry outside the user's company; `data` names the field and the offending ids.
+ */
+function checkPlacement(
+  store: MockStore,
+  credential: CredentialRecord,
+  input: { workspace_id?: number | undefined; shared_user_ids?: number[] | undefined },
+): void {
+  const workspace = input.workspace_id;
+  if (workspace !== undefined && !canUseLibrary(store.fixtures, credential, workspace)) {
+    throw new ApiFailure(403, 'api_v1_resource_not_allowed', 'The library is outside this token’s scope.', {
+      field: 'workspace_id',
+      ids: [workspace],
+    });
+  }
+  const strangers = unique(input.shared_user_ids ?? []).filter((id) => !isColleague(credential, id));
+  if (strangers.length > 0) {
+    throw new ApiFailure(
+      403,
+      'api_v1_resource_not_allowed',
+      'Skills can be shared only within the company.',
+      {
+        field: 'shared_user_ids',
+        ids: strangers,
+      },
+    );
+  }
+}
+
+function unique(ids: readonly number[]): number[] {
+  return [...new Set(ids)];
+}

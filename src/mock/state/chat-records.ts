@@ -1,0 +1,69 @@
+/** Finding and creating chats: the rules every chat route and both sends share. */
+import { ChatIdSchema, type PermissionMode } from '../../contract/chat.js';
+import { notFound } from '../wire/respond.js';
+import { canSeeChat } from './access.js';
+import type { ChatRecord } from './records.js';
+import type { CredentialRecord, MockStore } from './store.js';
+
+/** A `chat_id` path parameter as stored (lowercase), or undefined when it is not a UUID. */
+export function parseChatId(raw: string): string | undefined {
+  return ChatIdSchema.safeParse(raw).success ? raw.toLowerCase() : undefined;
+}
+
+/**
+ * The chat `raw` names if `credential` sees it; 404 `api_v1_not_found` otherwise, with the same body
+ * whether it is missing, deleted, malformed or another credential's (7.1).
+ */
+export function visibleChat(store: MockStore, credential: CredentialRecord, raw: string): ChatRecord {
+  const id = parseChatId(raw);
+  const chat = id === undefined ? undefined : store.chatsById.get(id);
+  if (!chat || !canSeeChat(credential, chat)) throw notFound('Chat');
+  return chat;
+}
+
+/**
+ * For a send (3.4): the chat `raw` names when `credential` sees it, or no chat when the id is free (the
+ * send creates it). 404 when `raw` is not a UUID, or names a chat that is deleted or another credential's.
+ */
+export function visibleChatOrNew(
+  store: MockStore,
+  credential: CredentialRecord,
+  raw: string,
+): { chatId: string; chat: ChatRecord | undefined } {
+  const chatId = parseChatId(raw);
+  if (chatId === undefined) throw notFound('Chat');
+  const chat = store.chatsById.get(chatId);
+  if (chat && !canSeeChat(credential, chat)) throw notFound('Chat');
+  return { chatId, chat };
+}
+
+/** What a new chat starts with; the defaults of 4.2 for what is absent. */
+export interface NewChat {
+  /** Its id; a new UUID when absent. */
+  id?: string | undefined;
+  /** Title. */
+  name?: string | undefined;
+  /** Default model. */
+  model_id?: number | undefined;
+  /** `manual` when absent. */
+  permission_mode?: PermissionMode | undefined;
+}
+
+/** Stores a new chat owned by `credential`. */
+export function createChat(store: MockStore, credential: CredentialRecord, fields: NewChat): ChatRecord {
+  const now = store.timestamp();
+  const chat: ChatRecord = {
+    id: fields.id ?? crypto.randomUUID(),
+    name: fields.name ?? null,
+    is_favorite: false,
+    permission_mode: fields.permission_mode ?? 'manual',
+    model_id: fields.model_id ?? null,
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+    owner_credential_id: credential.id,
+    seq: store.nextId('chat'),
+  };
+  store.addChat(chat);
+  return chat;
+}
