@@ -53,8 +53,17 @@ const cases: Case[] = [
       expect(interaction.tools).toEqual([
         { tool_use_id: 'toolu_1', name: 'search', server: 'github', input: expect.anything() },
       ]);
-      expect(interaction.action_id.length).toBeGreaterThanOrEqual(16);
+      expect(interaction.action_id).toBeTypeOf('string');
       await interaction.rejectAll();
+      await drain(rest);
+    },
+  ],
+  [
+    'reading: an action_id is act_ and 32 hex digits (128 random bits)',
+    async (t) => {
+      const { plan, rest } = await pendingPlan(t);
+      expect(plan.action_id).toMatch(/^act_[0-9a-f]{32}$/);
+      await plan.approve();
       await drain(rest);
     },
   ],
@@ -83,7 +92,7 @@ const cases: Case[] = [
     },
   ],
   [
-    '4.5 approve-tool needs a decision for every asked tool',
+    '4.5 approve-tool needs a decision for every asked tool: a refused answer leaves the interaction pending',
     async (t) => {
       const chatId = newChatId();
       const { interaction, rest } = await until(
@@ -93,13 +102,35 @@ const cases: Case[] = [
         action_id: interaction.action_id,
         decisions: [{ tool_use_id: 'toolu_9', approved: true }],
       });
-      expect(missing.status).toBe(422);
-      if (interaction.kind === 'tool_approval') await interaction.approveAll();
+      expect(missing.status).toBeGreaterThanOrEqual(400);
+      expect(missing.status).toBeLessThan(500);
+      if (interaction.kind === 'tool_approval')
+        expect((await interaction.approveAll()).state).toBe('resolved');
       await drain(rest);
     },
   ],
   [
-    '4.5 respond-plan approve continues; reject completes with a short answer',
+    'reading: wrong decisions -> 422 api_v1_validation_error naming the unknown and the missing tool',
+    async (t) => {
+      const chatId = newChatId();
+      const { interaction, rest } = await until(
+        t.client().turns.stream(chatId, { content: '[[mock:tool_approval]]' }),
+      );
+      const reply = await answer(t, chatId, 'approve-tool', {
+        action_id: interaction.action_id,
+        decisions: [{ tool_use_id: 'toolu_9', approved: true }],
+      });
+      expect([reply.status, reply.body.message_code]).toEqual([422, 'api_v1_validation_error']);
+      expect(reply.body.data.map((issue: { field: string }) => issue.field)).toEqual([
+        'decisions.0.tool_use_id',
+        'decisions',
+      ]);
+      await t.client().turns.cancel(chatId);
+      await drain(rest);
+    },
+  ],
+  [
+    '4.5 respond-plan approve continues with the planned answer; reject completes with a short answer',
     async (t) => {
       const approved = await t.client().turns.run(
         newChatId(),
@@ -111,15 +142,25 @@ const cases: Case[] = [
           },
         },
       );
-      const rejected = await t.client().turns.run(
-        newChatId(),
-        { content: '[[mock:plan_approval]] [[mock:words n=6]]' },
-        {
-          onPlanApproval: () => 'reject',
-        },
-      );
+      const rejected = await t
+        .client()
+        .turns.run(newChatId(), { content: '[[mock:plan_approval]]' }, { onPlanApproval: () => 'reject' });
       expect([approved.status, rejected.status]).toEqual(['completed', 'completed']);
-      expect(rejected.content.length).toBeLessThan(approved.content.length);
+      expect(approved.content.split(' ').filter(Boolean)).toHaveLength(6);
+      expect(rejected.content.length).toBeGreaterThan(0);
+    },
+  ],
+  [
+    'reading: a rejected plan ends the turn with the answer "Plan rejected.", whatever else was asked',
+    async (t) => {
+      const rejected = await t
+        .client()
+        .turns.run(
+          newChatId(),
+          { content: '[[mock:plan_approval]] [[mock:words n=6]]' },
+          { onPlanApproval: () => 'reject' },
+        );
+      expect([rejected.status, rejected.content]).toEqual(['completed', 'Plan rejected.']);
     },
   ],
   [
@@ -140,7 +181,7 @@ const cases: Case[] = [
     },
   ],
   [
-    '4.5 respond-elicitation accept with content satisfying requested_schema; the mock refuses content that does not',
+    '4.5 respond-elicitation accept with content satisfying requested_schema; content that does not is refused',
     async (t) => {
       const chatId = newChatId();
       const { interaction, rest } = await until(
@@ -153,8 +194,27 @@ const cases: Case[] = [
         action: 'accept',
         content: { name: 'no email' },
       });
-      expect(refused.status).toBe(422);
+      expect(refused.status).toBeGreaterThanOrEqual(400);
+      expect(refused.status).toBeLessThan(500);
       expect(await interaction.accept({ email: 'ada@example.com' })).toMatchObject({ state: 'resolved' });
+      await drain(rest);
+    },
+  ],
+  [
+    'reading: elicitation content that fails requested_schema -> 422 api_v1_validation_error naming content.email',
+    async (t) => {
+      const chatId = newChatId();
+      const { interaction, rest } = await until(
+        t.client().turns.stream(chatId, { content: '[[mock:elicitation]]' }),
+      );
+      const reply = await answer(t, chatId, 'respond-elicitation', {
+        action_id: interaction.action_id,
+        action: 'accept',
+        content: { email: 42 },
+      });
+      expect([reply.status, reply.body.message_code]).toEqual([422, 'api_v1_validation_error']);
+      expect(reply.body.data).toEqual([{ field: 'content.email', message: expect.any(String) }]);
+      await t.client().turns.cancel(chatId);
       await drain(rest);
     },
   ],
@@ -232,7 +292,19 @@ const cases: Case[] = [
         action: 'approve',
       });
       expect([reply.status, reply.body.message_code]).toEqual([404, 'api_v1_action_not_found']);
+      // What the turn does once its interaction expired is the server's choice: end it either way.
+      await t.client().turns.cancel(chatId);
       await drain(rest);
+    },
+  ],
+  [
+    'reading: an expired interaction counts as refused: the turn goes on by itself (a plan: rejected)',
+    async (t) => {
+      const stream = t.client().turns.stream(newChatId(), { content: '[[mock:plan_approval]]' });
+      const { rest } = await until(stream);
+      await drain(rest);
+      const turn = await stream.finalTurn();
+      expect([turn.status, turn.content]).toEqual(['completed', 'Plan rejected.']);
     },
   ],
   [
