@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { TARGETS, type Target } from './targets.js';
 
 /** One e2e case: a name citing its spec section, and what it does with a target. */
@@ -39,4 +39,10 @@ export function runOnTargets(suite: string, cases: readonly Case[]): void {
 export function needsInProcessMock(target: Target, context: TestContext): NonNullable<Target['mock']> {
   if (!target.mock) context.skip('needs the in-process mock controls, which an external server lacks');
   return target.mock!;
+}
+
+/** A refusal whose status the contract leaves to the server: some 4xx. */
+export function expectRefused(status: number): void {
+  expect(status).toBeGreaterThanOrEqual(400);
+  expect(status).toBeLessThan(500);
 }
