@@ -134,8 +134,8 @@ async function viaHttp(): Promise<Target> {
   };
 }
 
-/** The flags mock-conventions.md fixes, for an external server: any free port, short pings and lifetimes, our credentials. */
-export const COMMAND_FLAGS: readonly string[] = [
+/** The flags of mock-conventions.md for an external server: any free port, short pings and lifetimes, the suite's credentials. */
+const COMMAND_FLAGS: readonly string[] = [
   '--port',
   '0',
   '--ping-ms',
