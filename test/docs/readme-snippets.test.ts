@@ -40,7 +40,8 @@ function withImports(code: string): string {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('README', () => {
-  it('every TypeScript snippet type-checks against the SDK', () => {
+  // One tsc run over every snippet: some 15 s alone, far more on a loaded machine.
+  it('every TypeScript snippet type-checks against the SDK', { timeout: 120_000 }, () => {
     const blocks = snippets();
     expect(blocks.length).toBeGreaterThan(10);
     rmSync(dir, { recursive: true, force: true });

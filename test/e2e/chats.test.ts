@@ -1,15 +1,22 @@
 import { expect } from 'vitest';
 import { apiError } from '../support/api-error.js';
-import { type Case, runOnTargets } from './run-targets.js';
+import { type Case, expectRefused, runOnTargets } from './run-targets.js';
 
 const cases: Case[] = [
   [
-    '4.2 create returns an empty chat: permission_mode manual by default, not a favorite',
+    '4.2 create returns an empty chat: permission_mode manual by default',
     async (t) => {
       const chat = await t.client().chats.create({ name: 'Planning' });
-      expect(chat).toMatchObject({ name: 'Planning', is_favorite: false, permission_mode: 'manual' });
+      expect(chat).toMatchObject({ name: 'Planning', permission_mode: 'manual' });
       expect(chat.id).toMatch(/^[0-9a-f-]{36}$/);
       expect(await t.client().chats.messages(chat.id)).toMatchObject({ items: [], total: 0 });
+    },
+  ],
+  [
+    'reading: a new chat answers 201 and is not a favorite',
+    async (t) => {
+      const reply = await t.raw('/api/v1/chats', { method: 'POST', body: {} });
+      expect([reply.status, reply.body.data.is_favorite]).toEqual([201, false]);
     },
   ],
   [
@@ -24,7 +31,15 @@ const cases: Case[] = [
     async (t) => {
       expect((await t.client().chats.create({ name: 'n'.repeat(200) })).name).toHaveLength(200);
       const reply = await t.raw('/api/v1/chats', { method: 'POST', body: { name: 'n'.repeat(201) } });
-      expect(reply.status).toBe(422);
+      expectRefused(reply.status);
+    },
+  ],
+  [
+    'reading: a field past its limit is 422 api_v1_validation_error naming the field and the limit',
+    async (t) => {
+      const reply = await t.raw('/api/v1/chats', { method: 'POST', body: { name: 'n'.repeat(201) } });
+      expect([reply.status, reply.body.message_code]).toEqual([422, 'api_v1_validation_error']);
+      expect(reply.body.data).toEqual([expect.objectContaining({ field: 'name', limit: 200 })]);
     },
   ],
   [
@@ -104,6 +119,13 @@ const cases: Case[] = [
       expect(catalog.libraries?.map((l) => l.id)).toEqual([1, 2]);
       expect(catalog.connectors?.map((c) => c.name)).toEqual(['github', 'drive']);
       expect(Array.isArray(catalog.skills)).toBe(true);
+    },
+  ],
+  [
+    'conventions: company 2 has no libraries and no connectors: its catalog blocks are empty',
+    async (t) => {
+      const catalog = await t.client('otherCompany').chats.catalog();
+      expect([catalog.libraries, catalog.connectors]).toEqual([[], []]);
     },
   ],
   [

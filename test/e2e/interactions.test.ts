@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { Interaction, PlanApproval, TurnStream } from '../../src/index.js';
 import { apiError } from '../support/api-error.js';
-import { type Case, needsInProcessMock, runOnTargets } from './run-targets.js';
+import { type Case, expectRefused, needsInProcessMock, runOnTargets } from './run-targets.js';
 import { INTERACTION_TTL_MS, type Target } from './targets.js';
 
 const newChatId = () => crypto.randomUUID();
@@ -40,6 +40,16 @@ function answer(t: Target, chatId: string, endpoint: string, body: unknown, toke
   });
 }
 
+/** Pauses a new streamed turn on its interaction, sends `body` (with its action_id) to `endpoint`, then cancels the turn. */
+async function answerThenCancel(t: Target, content: string, endpoint: string, body: Record<string, unknown>) {
+  const chatId = newChatId();
+  const { interaction, rest } = await until(t.client().turns.stream(chatId, { content }));
+  const reply = await answer(t, chatId, endpoint, { action_id: interaction.action_id, ...body });
+  await t.client().turns.cancel(chatId);
+  await drain(rest);
+  return reply;
+}
+
 const tools = (turn: { steps: Array<{ tool_calls?: Array<{ name: string }> | undefined }> }) =>
   turn.steps.flatMap((s) => s.tool_calls ?? []).map((c) => c.name);
 
@@ -53,8 +63,17 @@ const cases: Case[] = [
       expect(interaction.tools).toEqual([
         { tool_use_id: 'toolu_1', name: 'search', server: 'github', input: expect.anything() },
       ]);
-      expect(interaction.action_id.length).toBeGreaterThanOrEqual(16);
+      expect(interaction.action_id).toBeTypeOf('string');
       await interaction.rejectAll();
+      await drain(rest);
+    },
+  ],
+  [
+    'reading: an action_id is act_ and 32 hex digits (128 random bits)',
+    async (t) => {
+      const { plan, rest } = await pendingPlan(t);
+      expect(plan.action_id).toMatch(/^act_[0-9a-f]{32}$/);
+      await plan.approve();
       await drain(rest);
     },
   ],
@@ -83,7 +102,7 @@ const cases: Case[] = [
     },
   ],
   [
-    '4.5 approve-tool needs a decision for every asked tool',
+    '4.5 approve-tool needs a decision for every asked tool: a refused answer leaves the interaction pending',
     async (t) => {
       const chatId = newChatId();
       const { interaction, rest } = await until(
@@ -93,13 +112,27 @@ const cases: Case[] = [
         action_id: interaction.action_id,
         decisions: [{ tool_use_id: 'toolu_9', approved: true }],
       });
-      expect(missing.status).toBe(422);
-      if (interaction.kind === 'tool_approval') await interaction.approveAll();
+      expectRefused(missing.status);
+      if (interaction.kind === 'tool_approval')
+        expect((await interaction.approveAll()).state).toBe('resolved');
       await drain(rest);
     },
   ],
   [
-    '4.5 respond-plan approve continues; reject completes with a short answer',
+    'reading: wrong decisions -> 422 api_v1_validation_error naming the unknown and the missing tool',
+    async (t) => {
+      const reply = await answerThenCancel(t, '[[mock:tool_approval]]', 'approve-tool', {
+        decisions: [{ tool_use_id: 'toolu_9', approved: true }],
+      });
+      expect([reply.status, reply.body.message_code]).toEqual([422, 'api_v1_validation_error']);
+      expect(reply.body.data.map((issue: { field: string }) => issue.field)).toEqual([
+        'decisions.0.tool_use_id',
+        'decisions',
+      ]);
+    },
+  ],
+  [
+    '4.5 respond-plan approve continues with the planned answer; reject completes with a short answer',
     async (t) => {
       const approved = await t.client().turns.run(
         newChatId(),
@@ -111,15 +144,25 @@ const cases: Case[] = [
           },
         },
       );
-      const rejected = await t.client().turns.run(
-        newChatId(),
-        { content: '[[mock:plan_approval]] [[mock:words n=6]]' },
-        {
-          onPlanApproval: () => 'reject',
-        },
-      );
+      const rejected = await t
+        .client()
+        .turns.run(newChatId(), { content: '[[mock:plan_approval]]' }, { onPlanApproval: () => 'reject' });
       expect([approved.status, rejected.status]).toEqual(['completed', 'completed']);
-      expect(rejected.content.length).toBeLessThan(approved.content.length);
+      expect(approved.content.split(' ').filter(Boolean)).toHaveLength(6);
+      expect(rejected.content.length).toBeGreaterThan(0);
+    },
+  ],
+  [
+    'reading: a rejected plan ends the turn with the answer "Plan rejected.", whatever else was asked',
+    async (t) => {
+      const rejected = await t
+        .client()
+        .turns.run(
+          newChatId(),
+          { content: '[[mock:plan_approval]] [[mock:words n=6]]' },
+          { onPlanApproval: () => 'reject' },
+        );
+      expect([rejected.status, rejected.content]).toEqual(['completed', 'Plan rejected.']);
     },
   ],
   [
@@ -140,7 +183,7 @@ const cases: Case[] = [
     },
   ],
   [
-    '4.5 respond-elicitation accept with content satisfying requested_schema; the mock refuses content that does not',
+    '4.5 respond-elicitation accept with content satisfying requested_schema; content that does not is refused',
     async (t) => {
       const chatId = newChatId();
       const { interaction, rest } = await until(
@@ -153,9 +196,20 @@ const cases: Case[] = [
         action: 'accept',
         content: { name: 'no email' },
       });
-      expect(refused.status).toBe(422);
+      expectRefused(refused.status);
       expect(await interaction.accept({ email: 'ada@example.com' })).toMatchObject({ state: 'resolved' });
       await drain(rest);
+    },
+  ],
+  [
+    'reading: elicitation content that fails requested_schema -> 422 api_v1_validation_error naming content.email',
+    async (t) => {
+      const reply = await answerThenCancel(t, '[[mock:elicitation]]', 'respond-elicitation', {
+        action: 'accept',
+        content: { email: 42 },
+      });
+      expect([reply.status, reply.body.message_code]).toEqual([422, 'api_v1_validation_error']);
+      expect(reply.body.data).toEqual([{ field: 'content.email', message: expect.any(String) }]);
     },
   ],
   [
@@ -232,7 +286,19 @@ const cases: Case[] = [
         action: 'approve',
       });
       expect([reply.status, reply.body.message_code]).toEqual([404, 'api_v1_action_not_found']);
+      // What the turn does once its interaction expired is the server's choice: end it either way.
+      await t.client().turns.cancel(chatId);
       await drain(rest);
+    },
+  ],
+  [
+    'reading: an expired interaction counts as refused: the turn goes on by itself (a plan: rejected)',
+    async (t) => {
+      const stream = t.client().turns.stream(newChatId(), { content: '[[mock:plan_approval]]' });
+      const { rest } = await until(stream);
+      await drain(rest);
+      const turn = await stream.finalTurn();
+      expect([turn.status, turn.content]).toEqual(['completed', 'Plan rejected.']);
     },
   ],
   [

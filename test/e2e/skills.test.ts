@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { apiError } from '../support/api-error.js';
-import { type Case, needsInProcessMock, runOnTargets } from './run-targets.js';
+import { type Case, expectRefused, needsInProcessMock, runOnTargets } from './run-targets.js';
 import type { Target } from './targets.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -61,13 +61,18 @@ const cases: Case[] = [
     },
   ],
   [
-    '7 an error body is { status: error, message, message_code, data, meta.request_id }',
+    '7 an error carries its HTTP status and message_code',
     async (t) => {
       const reply = await t.raw('/api/v1/skills/999999');
-      expect(reply.status).toBe(404);
-      expect(reply.body).toMatchObject({ status: 'error', message_code: 'api_v1_not_found' });
+      expect([reply.status, reply.body.message_code]).toEqual([404, 'api_v1_not_found']);
+    },
+  ],
+  [
+    'reading: an error body is { status: error, message, message_code, data (null when empty), meta.request_id }',
+    async (t) => {
+      const reply = await t.raw('/api/v1/skills/999999');
+      expect(reply.body).toMatchObject({ status: 'error', message_code: 'api_v1_not_found', data: null });
       expect(typeof reply.body.message).toBe('string');
-      expect('data' in reply.body).toBe(true);
       expect(reply.body.meta.request_id).toMatch(UUID);
     },
   ],
@@ -98,15 +103,23 @@ const cases: Case[] = [
     },
   ],
   [
-    '3.1 level never changes: an update that sends level is refused and changes nothing',
+    '3.1 level never changes: an update that sends level leaves it as it was',
+    async (t) => {
+      const created = await newSkill(t);
+      await t.raw(`/api/v1/skills/${created.id}`, { method: 'PATCH', body: { level: 'company' } });
+      expect((await t.client().skills.get(created.id)).level).toBe('personal');
+    },
+  ],
+  [
+    'reading: an update that sends level is refused with 422 rather than ignored',
     async (t) => {
       const created = await newSkill(t);
       const reply = await t.raw(`/api/v1/skills/${created.id}`, {
         method: 'PATCH',
         body: { level: 'company' },
       });
-      expect(reply.status).toBe(422);
-      expect((await t.client().skills.get(created.id)).level).toBe('personal');
+      expect([reply.status, reply.body.message_code]).toEqual([422, 'api_v1_validation_error']);
+      expect(reply.body.data).toEqual([expect.objectContaining({ field: 'level' })]);
     },
   ],
   [
@@ -135,7 +148,14 @@ const cases: Case[] = [
     },
   ],
   [
-    '2.2 shared_user_ids is accepted on write and not shown in responses',
+    '2.2 shared_user_ids is accepted on write',
+    async (t) => {
+      const created = await newSkill(t, { visibility: 'shared', shared_user_ids: [2] });
+      expect(created.visibility).toBe('shared');
+    },
+  ],
+  [
+    'reading: shared_user_ids is not shown in responses',
     async (t) => {
       const created = await newSkill(t, { visibility: 'shared', shared_user_ids: [2] });
       expect(created).not.toHaveProperty('shared_user_ids');
@@ -150,7 +170,7 @@ const cases: Case[] = [
     },
   ],
   [
-    '2.2 visible: a skill is visible to another credential of the same user (its own)',
+    'reading: skills belong to the user: another credential of the same user sees a private one',
     async (t) => {
       const created = await newSkill(t, { visibility: 'private' });
       expect((await t.client('fullSameUser').skills.get(created.id)).id).toBe(created.id);
@@ -220,7 +240,14 @@ const cases: Case[] = [
     },
   ],
   [
-    '7.2 references to resources that exist and are usable are accepted',
+    '7.2 a reference to a resource that exists and is usable is accepted',
+    async (t) => {
+      const instructions = 'Use {{library:1}}.';
+      expect((await newSkill(t, { instructions })).instructions).toBe(instructions);
+    },
+  ],
+  [
+    'reading: the reference types are library, file, connector, tool (tool 1 is github search) and skill',
     async (t) => {
       const cited = await newSkill(t);
       const instructions = `Use {{library:1}}, {{file:11}}, {{connector:1}}, {{tool:1}} and {{skill:${cited.id}}}.`;
@@ -228,16 +255,24 @@ const cases: Case[] = [
     },
   ],
   [
-    '7.2 references to missing resources -> 422 prompt_refs_invalid grouped in data[0]; nothing saved',
+    '7.2 references to missing resources -> 422 prompt_refs_invalid with data[0]; nothing saved',
     async (t) => {
       const before = await ids(t, 'full');
-      const error = await apiError(newSkill(t, { instructions: 'See {{library:99}} and {{file:12345}}.' }));
+      const error = await apiError(newSkill(t, { instructions: 'See {{library:99}}.' }));
       expect([error.status, error.code]).toEqual([422, 'prompt_refs_invalid']);
       if (!error.is('prompt_refs_invalid')) throw error;
-      const groups = error.data[0];
-      expect(JSON.stringify(groups)).toContain('99');
-      expect(JSON.stringify(groups)).toContain('12345');
+      expect(error.data[0]).toBeTypeOf('object');
       expect(await ids(t, 'full')).toEqual(before);
+    },
+  ],
+  [
+    'reading: data[0] of prompt_refs_invalid maps each type as written to its invalid ids, in order',
+    async (t) => {
+      const error = await apiError(
+        newSkill(t, { instructions: 'See {{library:99}}, {{file:12345}}, {{widget:1}}, {{library:98}}.' }),
+      );
+      if (!error.is('prompt_refs_invalid')) throw error;
+      expect(error.data).toEqual([{ library: [99, 98], file: [12345], widget: [1] }]);
     },
   ],
   [
@@ -251,9 +286,7 @@ const cases: Case[] = [
     '4.1 changed instructions have their references revalidated; a refused update changes nothing',
     async (t) => {
       const created = await newSkill(t);
-      const error = await apiError(
-        t.client().skills.update(created.id, { instructions: '{{skill:987654}}' }),
-      );
+      const error = await apiError(t.client().skills.update(created.id, { instructions: '{{library:99}}' }));
       expect(error.code).toBe('prompt_refs_invalid');
       expect((await t.client().skills.get(created.id)).instructions).toBe(created.instructions);
     },
@@ -288,23 +321,63 @@ const cases: Case[] = [
         { ...atBound, name: 'n'.repeat(256) },
         { ...atBound, description: 'd'.repeat(501) },
       ]) {
-        expect((await t.raw('/api/v1/skills', { method: 'POST', body: past })).status).toBe(422);
+        const reply = await t.raw('/api/v1/skills', { method: 'POST', body: past });
+        expectRefused(reply.status);
       }
     },
   ],
   [
-    '8 characters are code points in the mock too: 255 emoji are a valid name',
+    'reading: a name or description past its limit is 422 api_v1_validation_error naming the field',
+    async (t) => {
+      for (const [field, body] of [
+        ['name', { name: 'n'.repeat(256), instructions: 'i' }],
+        ['description', { name: 'n', instructions: 'i', description: 'd'.repeat(501) }],
+      ] as const) {
+        const reply = await t.raw('/api/v1/skills', { method: 'POST', body });
+        expect([reply.status, reply.body.message_code]).toEqual([422, 'api_v1_validation_error']);
+        expect(reply.body.data).toEqual([expect.objectContaining({ field })]);
+      }
+    },
+  ],
+  [
+    'reading: characters are Unicode code points: 255 emoji are a valid name',
     async (t) => {
       const created = await newSkill(t, { name: '😀'.repeat(255) });
       expect(created.name).toBe('😀'.repeat(255));
     },
   ],
   [
-    '8 page size over 200 or page 0 is refused',
+    '8 a page size of 200 is served; over 200 is refused or capped at 200',
     async (t) => {
-      expect((await t.raw('/api/v1/skills?size=201')).status).toBe(422);
-      expect((await t.raw('/api/v1/skills?page=0')).status).toBe(422);
-      expect((await t.raw('/api/v1/skills?size=200')).status).toBe(200);
+      const max = await t.raw('/api/v1/skills?size=200');
+      expect([max.status, max.body.meta.size]).toEqual([200, 200]);
+      const over = await t.raw('/api/v1/skills?size=201');
+      if (over.status === 200) expect(over.body.meta.size).toBeLessThanOrEqual(200);
+      else expectRefused(over.status);
+    },
+  ],
+  [
+    'reading: a page size over 200 or a page below 1 is refused with 422 api_v1_validation_error',
+    async (t) => {
+      for (const query of ['size=201', 'size=0', 'page=0', 'page=x']) {
+        const reply = await t.raw(`/api/v1/skills?${query}`);
+        expect([query, reply.status, reply.body.message_code]).toEqual([
+          query,
+          422,
+          'api_v1_validation_error',
+        ]);
+      }
+    },
+  ],
+  [
+    'reading: a page beyond the end is an empty page with the real total',
+    async (t) => {
+      await newSkill(t);
+      const reply = await t.raw('/api/v1/skills?page=1000&size=200');
+      expect(reply.status).toBe(200);
+      expect(reply.body.data).toEqual([]);
+      expect(reply.body.meta).toMatchObject({ page: 1000, size: 200 });
+      expect(reply.body.meta.total).toBeGreaterThan(0);
     },
   ],
   [
@@ -318,6 +391,17 @@ const cases: Case[] = [
     async (t) => {
       expect((await t.raw('/api/v1/skills', { token: 'nobody' })).status).toBe(401);
       expect((await apiError(t.client('full', { token: 'nobody' }).skills.list())).status).toBe(401);
+    },
+  ],
+  [
+    'reading: no token and an unknown token answer the same 401 api_v1_unauthorized',
+    async (t) => {
+      const none = await t.raw('/api/v1/skills', { token: null });
+      const unknown = await t.raw('/api/v1/skills', { token: 'nobody' });
+      for (const reply of [none, unknown]) {
+        expect([reply.status, reply.body.message_code]).toEqual([401, 'api_v1_unauthorized']);
+      }
+      expect(none.body.message).toBe(unknown.body.message);
     },
   ],
   [
@@ -345,7 +429,7 @@ const cases: Case[] = [
     },
   ],
   [
-    'CORS: a preflight from another origin is allowed with the Authorization header',
+    'conventions: a CORS preflight from another origin is answered without a credential, allowing Authorization',
     async (t) => {
       const reply = await t.raw('/api/v1/skills', {
         method: 'OPTIONS',
@@ -359,6 +443,7 @@ const cases: Case[] = [
       expect(reply.status).toBeLessThan(300);
       expect(reply.headers.get('access-control-allow-origin')).toMatch(/\*|http:\/\/page\.test/);
       expect(reply.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
+      expect(reply.headers.get('access-control-allow-methods')).toMatch(/\*|PATCH/);
     },
   ],
 ];

@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { setupServer } from 'msw/node';
 import { Client, type ClientOptions } from '../../src/index.js';
 import { type ConvoMock, createMock, type MockCredential, startMockServer } from '../../src/mock/index.js';
 import { mswHandlers } from '../../src/mock/msw.js';
+import { startCommandServer } from '../support/command-server.js';
 
 /** The credentials every e2e target knows, by name; `flag` is the same credential for `convo-mock --token`. */
 export const CREDENTIALS = {
@@ -134,44 +134,29 @@ async function viaHttp(): Promise<Target> {
   };
 }
 
-/** An external server started from `CONVO_MOCK_CMD`, following mock-conventions.md. */
-async function viaCommand(command: string): Promise<Target> {
-  const flags = [
-    '--port',
-    '0',
-    ...Object.values(CREDENTIALS).flatMap((c) => (c.flag ? ['--token', c.flag] : [])),
-  ];
-  const child = spawn(`${command} ${flags.map((f) => JSON.stringify(f)).join(' ')}`, {
-    shell: true,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await printedUrl(child);
+/** The flags of mock-conventions.md for an external server: any free port, short pings and lifetimes, the suite's credentials. */
+const COMMAND_FLAGS: readonly string[] = [
+  '--port',
+  '0',
+  '--ping-ms',
+  String(PING_MS),
+  '--interaction-ttl-ms',
+  String(INTERACTION_TTL_MS),
+  ...Object.values(CREDENTIALS).flatMap((c) => (c.flag ? ['--token', c.flag] : [])),
+];
+
+/** An external server started from a command (`CONVO_MOCK_CMD`) following mock-conventions.md. */
+export async function viaCommand(command: string): Promise<Target & { group: number }> {
+  const server = await startCommandServer(command, COMMAND_FLAGS);
   return {
     name: 'external',
-    url,
+    url: server.url,
     mock: undefined,
-    client: clientFor(url, undefined),
-    raw: rawFor(url, globalThis.fetch),
-    close: async () => {
-      child.kill('SIGTERM');
-    },
+    group: server.group,
+    client: clientFor(server.url, undefined),
+    raw: rawFor(server.url, globalThis.fetch),
+    close: server.stop,
   };
-}
-
-function printedUrl(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`no URL printed in 15 s: ${out}`)), 15_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /https?:\/\/[^\s/]+:\d+/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[0]);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`the mock command exited with ${code}: ${out}`)));
-  });
 }
 
 /** The ways to reach a mock; with `CONVO_MOCK_CMD` set, the external server too. */

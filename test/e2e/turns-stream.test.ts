@@ -49,10 +49,22 @@ const cases: Case[] = [
     },
   ],
   [
-    '6 message.step reports progress',
+    '6 message.step reports progress: a tool run in auto mode is streamed as a step and saved with its tool call',
+    async (t) => {
+      const stream = t
+        .client()
+        .turns.stream(newChatId(), { content: '[[mock:tool_approval]]', permission_mode: 'auto' });
+      const events = await collect(stream);
+      expect(events.some((e) => e.type === 'step' && e.steps.length > 0)).toBe(true);
+      const calls = (await stream.finalTurn()).steps.flatMap((step) => step.tool_calls ?? []);
+      expect(calls.map((call) => call.name)).toEqual(['search']);
+    },
+  ],
+  [
+    'reading: every turn streams a reasoning step first, right after message.start',
     async (t) => {
       const events = await collect(t.client().turns.stream(newChatId(), { content: 'steps please' }));
-      expect(events.some((e) => e.type === 'step' && e.steps.length > 0)).toBe(true);
+      expect(events[1]).toMatchObject({ type: 'step', steps: [{ key: 'reasoning', status: 'completed' }] });
     },
   ],
   [
@@ -142,6 +154,38 @@ const cases: Case[] = [
       expect(again.text).toBe(first.content);
       if (t.mock) expect(t.mock.runs('replay-stream')).toBe(1);
       else context.annotate('run counter not checked: external server');
+    },
+  ],
+  [
+    'reading: a replay is message.start (same message_id), the steps in one message.step, the text in one delta, the terminal event',
+    async (t) => {
+      const chatId = newChatId();
+      const body = { content: '[[mock:words n=5]]' };
+      const first = await t
+        .client()
+        .turns.stream(chatId, body, { idempotencyKey: 'replay-shape' })
+        .finalTurn();
+      const events = await collect(t.client().turns.stream(chatId, body, { idempotencyKey: 'replay-shape' }));
+      expect(events.map((e) => e.type)).toEqual(['start', 'step', 'delta', 'completed']);
+      expect(events[0]).toMatchObject({ message_id: first.id });
+      expect(events[2]).toMatchObject({ text: first.content, replace: false });
+    },
+  ],
+  [
+    'reading: usage is null exactly when the turn produced no text',
+    async (t) => {
+      const chatId = newChatId();
+      const stream = t.client().turns.stream(chatId, { content: '[[mock:hang]]' });
+      const iterator = stream[Symbol.asyncIterator]();
+      await iterator.next();
+      await t.client().turns.cancel(chatId);
+      while (!(await iterator.next()).done);
+      const cancelled = await stream.finalTurn();
+      expect([cancelled.status, cancelled.content, cancelled.usage]).toEqual(['cancelled', '', null]);
+      const [listed] = (await t.client().chats.messages(chatId)).items;
+      expect(listed?.usage).toBeNull();
+      const answered = await t.client().turns.stream(newChatId(), { content: 'hi' }).finalTurn();
+      expect(answered.usage).not.toBeNull();
     },
   ],
   [

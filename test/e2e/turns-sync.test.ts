@@ -28,10 +28,38 @@ const cases: Case[] = [
         sources: [],
       });
       expect(turn.content.length).toBeGreaterThan(0);
-      expect(turn.usage).toMatchObject({ model: 'mock-large' });
-      expect(turn.usage!.total_tokens).toBe(turn.usage!.prompt_tokens + turn.usage!.completion_tokens);
+      expect(turn.usage).toMatchObject({
+        prompt_tokens: expect.any(Number),
+        completion_tokens: expect.any(Number),
+        total_tokens: expect.any(Number),
+        model: expect.any(String),
+        provider: expect.any(String),
+      });
       expect(Array.isArray(turn.steps)).toBe(true);
       expect(turn).not.toHaveProperty('prompt');
+    },
+  ],
+  [
+    'reading: usage counts whitespace-separated words as tokens (the prompt as sent); reasoning 0; provider mock',
+    async (t) => {
+      const turn = await t
+        .client()
+        .turns.send(newChatId(), { content: 'three small words [[mock:words n=4]]' });
+      expect(turn.usage).toEqual({
+        prompt_tokens: 5,
+        completion_tokens: 4,
+        total_tokens: 9,
+        reasoning_tokens: 0,
+        model: 'mock-large',
+        provider: 'mock',
+      });
+    },
+  ],
+  [
+    'reading: a plain answer is "Mock answer: " and the content without its directives',
+    async (t) => {
+      const turn = await t.client().turns.send(newChatId(), { content: 'Hello [[mock:slow ms=1]] there' });
+      expect(turn.content).toBe('Mock answer: Hello there');
     },
   ],
   [
@@ -60,7 +88,7 @@ const cases: Case[] = [
     },
   ],
   [
-    '4.3 the chat model is the default; model_id per turn overrides it',
+    'reading: usage.model is the code of the model that ran: the chat model by default, model_id per turn over it',
     async (t) => {
       const chat = await t.client().chats.create({ model_id: 2 });
       expect((await t.client().turns.send(chat.id, { content: 'a' })).usage?.model).toBe('mock-small');
@@ -131,15 +159,43 @@ const cases: Case[] = [
     },
   ],
   [
-    '7.3 too many attachments -> 422 api_v1_too_many_attachments',
+    'reading: more than 20 attachment ids in all -> 422 api_v1_too_many_attachments; 20 pass',
     async (t) => {
-      const file_ids = Array.from({ length: 200 }, () => 11);
+      const send = (count: number) =>
+        rawSend(t, newChatId(), {
+          content: 'x',
+          permission_mode: 'auto',
+          attachments: { file_ids: Array.from({ length: count - 1 }, () => 11), workspace_ids: [1] },
+        });
+      const over = await send(21);
+      expect([over.status, over.body.message_code]).toEqual([422, 'api_v1_too_many_attachments']);
+      expect((await send(20)).status).toBe(200);
+    },
+  ],
+  [
+    'reading: metadata counts the UTF-8 bytes of its JSON: 2048 pass, 2049 -> 422 api_v1_validation_error',
+    async (t) => {
+      // {"k":"…"} is 8 bytes around the value; é is 2 bytes.
+      const metadata = (bytes: number) => ({
+        k: `${'é'.repeat(Math.floor((bytes - 8) / 2))}${'x'.repeat((bytes - 8) % 2)}`,
+      });
+      const send = (bytes: number) =>
+        rawSend(t, newChatId(), { content: 'x', permission_mode: 'auto', metadata: metadata(bytes) });
+      expect((await send(2048)).status).toBe(200);
+      const over = await send(2049);
+      expect([over.status, over.body.message_code]).toEqual([422, 'api_v1_validation_error']);
+    },
+  ],
+  [
+    'reading: an attachment the credential cannot use -> 404 api_v1_not_found naming the list and ids',
+    async (t) => {
       const reply = await rawSend(t, newChatId(), {
         content: 'x',
         permission_mode: 'auto',
-        attachments: { file_ids },
+        attachments: { workspace_ids: [1, 99] },
       });
-      expect([reply.status, reply.body.message_code]).toEqual([422, 'api_v1_too_many_attachments']);
+      expect([reply.status, reply.body.message_code]).toEqual([404, 'api_v1_not_found']);
+      expect(reply.body.data).toEqual({ field: 'attachments.workspace_ids', ids: [99] });
     },
   ],
   [
@@ -156,7 +212,7 @@ const cases: Case[] = [
     },
   ],
   [
-    '2.4 an attached library yields sources: workspace_id, file_id, score',
+    'reading: sources are the files of the attached libraries, ranked from score 0.95 down',
     async (t) => {
       const turn = await t
         .client()
@@ -165,7 +221,7 @@ const cases: Case[] = [
         [1, 11],
         [1, 12],
       ]);
-      expect(turn.sources.every((s) => typeof s.score === 'number')).toBe(true);
+      expect(turn.sources.map((s) => s.score)).toEqual([0.95, 0.9]);
     },
   ],
   [
