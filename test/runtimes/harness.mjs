@@ -91,7 +91,7 @@ export function tail(text, lines = 15) {
 }
 
 /**
- * Packs the package (`npm pack` runs `prepare`, which builds dist/) and installs the tarball into a new
+ * Packs the package (`npm pack` runs `prepack`, which builds dist/) and installs the tarball into a new
  * temporary project, as an integrator's `npm install convo-sdk` would. Returns `{ dir, tarball, ms, remove }`.
  */
 export async function packAndInstall(prefix = 'convo-sdk-consumer-') {
