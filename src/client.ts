@@ -1,3 +1,4 @@
+import { loggerFromEnv } from './console-logger.js';
 import { readEnv } from './env.js';
 import { ValidationError } from './errors.js';
 import type { RetryInfo } from './http/retry.js';
@@ -25,7 +26,7 @@ export interface ClientOptions {
   onRetry?: (info: RetryInfo) => void;
   /** Headers sent with every request. */
   headers?: Record<string, string>;
-  /** Where to log requests and recoveries; nothing is logged without one. */
+  /** Where to log requests and recoveries; default the console at the level `CONVO_LOG` names, else none. */
   logger?: Logger;
 }
 
@@ -58,7 +59,7 @@ export class Client {
       fetch: options.fetch,
       timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
       headers: options.headers ?? {},
-      logger: options.logger,
+      logger: options.logger ?? loggerFromEnv(),
       retry: {
         maxRetries: options.maxRetries ?? 2,
         minDelayMs: options.retryDelay?.min ?? 500,
