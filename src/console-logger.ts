@@ -9,13 +9,13 @@ const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'off'];
 const METHODS = ['debug', 'info', 'warn', 'error'] as const;
 
 /**
- * A logger writing the lines at `level` and above to `console`, each prefixed `[convo-sdk]`; `undefined`
- * for `off`. The SDK's lines carry no credential and no body, so neither does the console.
+ * A logger writing the lines at `level` and above to `console`, each prefixed `[convo-sdk]` (none for
+ * `off`). The SDK's lines carry no credential and no body, so neither does the console.
  */
-export function consoleLogger(level: LogLevel): Logger | undefined {
-  if (level === 'off') return undefined;
+export function consoleLogger(level: LogLevel): Logger {
   const logger: Logger = {};
-  for (const method of METHODS.slice(METHODS.indexOf(level))) {
+  // `off` is past the last method: the slice is empty.
+  for (const method of METHODS.slice(LEVELS.indexOf(level))) {
     // `console` is looked up at each call, so one replaced later (a log collector, a test's spy) gets it.
     logger[method] = (message, fields) =>
       fields === undefined
@@ -36,5 +36,5 @@ export function loggerFromEnv(): Logger | undefined {
       { field: 'CONVO_LOG', message: `must be one of ${LEVELS.join(', ')}, not ${shown}` },
     ]);
   }
-  return consoleLogger(level);
+  return level === 'off' ? undefined : consoleLogger(level);
 }

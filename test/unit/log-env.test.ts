@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Client, type Logger, ValidationError } from '../../src/index.js';
+import { Client, consoleLogger, type Logger, ValidationError } from '../../src/index.js';
 import { createMock } from '../../src/mock/index.js';
 
 // CONVO_LOG: a console logger at the level the environment names, unless the caller passes a logger.
@@ -91,5 +91,15 @@ describe('CONVO_LOG', () => {
     } finally {
       Object.defineProperty(process, 'env', env);
     }
+  });
+});
+
+describe('consoleLogger', () => {
+  it('has the methods of its level and above, and none for off', () => {
+    expect(Object.keys(consoleLogger('debug'))).toEqual(['debug', 'info', 'warn', 'error']);
+    expect(Object.keys(consoleLogger('warn'))).toEqual(['warn', 'error']);
+    expect(Object.keys(consoleLogger('off'))).toEqual([]);
+    consoleLogger('info').info?.('hello', { n: 1 });
+    expect(lines.info).toEqual(['[convo-sdk] hello {"n":1}']);
   });
 });
