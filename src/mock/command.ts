@@ -15,9 +15,11 @@ Options:
                                  Without any: mock-token, every scope, user 1.
   --ping-ms MS                   silence before a stream ping (default 15000)
   --interaction-ttl-ms MS        lifetime of an interaction (default 110000)
+  --no-inspector                 do not serve the inspector page at / (and /_inspector/*)
   -h, --help                     print this help
 
-Once listening, prints one line with http://HOST:PORT. Stops on SIGINT or SIGTERM.`;
+Once listening, prints one line with http://HOST:PORT; open it in a browser for the inspector: the
+requests, turns and pending interactions, live. Stops on SIGINT or SIGTERM.`;
 
 /** Where the command writes and which signals stop it; the process's by default, fakes in tests. */
 export interface CommandIo {
@@ -47,13 +49,14 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       token: { type: 'string', multiple: true },
       'ping-ms': { type: 'string' },
       'interaction-ttl-ms': { type: 'string' },
+      'no-inspector': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) return { help: true };
 
   const tokens: MockCredential[] = (values.token ?? []).map(parseTokenFlag);
-  const server: MockServerOptions = { tokens };
+  const server: MockServerOptions = { tokens, inspector: !values['no-inspector'] };
   if (values.host !== undefined) server.host = values.host;
   if (values.port !== undefined) server.port = integer('--port', values.port, 0, 65_535);
   if (values['ping-ms'] !== undefined) server.pingMs = integer('--ping-ms', values['ping-ms'], 1);
@@ -89,7 +92,9 @@ export async function main(argv: readonly string[], io: CommandIo = processIo())
     return 1;
   }
   // The one line black-box suites wait for (mock-conventions.md).
-  io.out(`convo-mock listening on ${server.url}`);
+  io.out(
+    `convo-mock listening on ${server.url}${line.server.inspector ? ' (open it in a browser: the inspector)' : ''}`,
+  );
 
   await new Promise<void>((resolve) => {
     const stop = () => {

@@ -100,8 +100,12 @@ describe('8 the convo-mock command (mock-conventions "Starting it")', () => {
     await exit;
   });
 
-  it('parses every flag: defaults, repeated --token, --ping-ms, --interaction-ttl-ms', () => {
-    expect(parseCommandLine([])).toEqual({ help: false, server: { tokens: [] } });
+  it('parses every flag: defaults, repeated --token, --ping-ms, --interaction-ttl-ms, --no-inspector', () => {
+    expect(parseCommandLine([])).toEqual({ help: false, server: { tokens: [], inspector: true } });
+    expect(parseCommandLine(['--no-inspector'])).toEqual({
+      help: false,
+      server: { tokens: [], inspector: false },
+    });
     expect(
       parseCommandLine([
         '--host',
@@ -128,6 +132,7 @@ describe('8 the convo-mock command (mock-conventions "Starting it")', () => {
         ],
         pingMs: 50,
         interactionTtlMs: 200,
+        inspector: true,
       },
     });
   });
