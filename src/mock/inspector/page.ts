@@ -34,7 +34,7 @@ export const INSPECTOR_PAGE = `<!doctype html>
   .badge { display: inline-block; padding: 0 6px; border-radius: 8px; background: #e8ebef; font-size: 11px; margin-right: 4px; }
   .timeline { list-style: none; padding: 0; margin: 4px 0; }
   .timeline li { padding: 1px 0; }
-  .timeline .kind { display: inline-block; min-width: 150px; color: #56606d; font-family: ui-monospace, monospace; font-size: 12px; }
+  .timeline .kind { display: inline-block; min-width: 185px; color: #56606d; font-family: ui-monospace, monospace; font-size: 12px; }
   .text { white-space: pre-wrap; }
   table { border-collapse: collapse; width: 100%; font-size: 12px; }
   td, th { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eceef1; white-space: nowrap; }
@@ -60,7 +60,7 @@ export const INSPECTOR_PAGE = `<!doctype html>
   </section>
   <section>
     <h2>Pending interactions</h2>
-    <div id="pending"><p class="muted">none</p></div>
+    <div id="pending"><p class="muted empty">none</p></div>
   </section>
 </div>
 <div>
