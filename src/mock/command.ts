@@ -56,7 +56,8 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   if (values.help) return { help: true };
 
   const tokens: MockCredential[] = (values.token ?? []).map(parseTokenFlag);
-  const server: MockServerOptions = { tokens, inspector: !values['no-inspector'] };
+  const server: MockServerOptions = { tokens };
+  if (values['no-inspector']) server.inspector = false;
   if (values.host !== undefined) server.host = values.host;
   if (values.port !== undefined) server.port = integer('--port', values.port, 0, 65_535);
   if (values['ping-ms'] !== undefined) server.pingMs = integer('--ping-ms', values['ping-ms'], 1);
@@ -86,14 +87,15 @@ export async function main(argv: readonly string[], io: CommandIo = processIo())
 
   let server: Awaited<ReturnType<typeof startMockServer>>;
   try {
-    server = await startMockServer(line.server);
+    // The command serves the inspector unless told not to; the API leaves it off.
+    server = await startMockServer({ inspector: true, ...line.server });
   } catch (error) {
     io.err(`convo-mock: cannot listen: ${errorMessage(error)}`);
     return 1;
   }
   // The one line black-box suites wait for (mock-conventions.md).
   io.out(
-    `convo-mock listening on ${server.url}${line.server.inspector ? ' (open it in a browser: the inspector)' : ''}`,
+    `convo-mock listening on ${server.url}${line.server.inspector === false ? '' : ' (open it in a browser: the inspector)'}`,
   );
 
   await new Promise<void>((resolve) => {

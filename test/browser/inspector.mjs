@@ -3,66 +3,15 @@
 // page's form and watches it complete, answers a tool approval and an elicitation form from the page and
 // watches those turns continue, and checks the token appears nowhere. Keeps a screenshot in
 // test-results/inspector.png (`-- --docs` also writes docs/inspector.png). Skips (exit 0) without Chromium.
-import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { duration, root, tail } from '../runtimes/harness.mjs';
+import { duration, root, startMock, tail } from '../runtimes/harness.mjs';
+import { launchChromium, skipWithoutChromium } from './chromium.mjs';
 
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const TOKEN = 'tok_inspector_never_shown_7c1e';
-// As in run.mjs: Chromium's own background connections are refused by the closed network.
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const screenshot = join(root, 'test-results', 'inspector.png');
 
-if (!existsSync(CHROMIUM)) {
-  console.log(`SKIP inspector: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
-  console.log('inspector: 0 passed, 0 failed, 1 skipped');
-  process.exit(0);
-}
-const { chromium } = await import('playwright-core');
-
-/** Starts the built convo-mock (with its inspector) on a free port; resolves `{ url, stop, output }`. */
-function startMock() {
-  const child = spawn(
-    process.execPath,
-    [join(root, 'dist', 'mock', 'cli.js'), '--port', '0', '--token', TOKEN],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await exited;
-  };
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => stop().then(() => reject(new Error(`convo-mock printed no URL\n${output}`))),
-      15_000,
-    );
-    child.stderr.setEncoding('utf8').on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stdout.setEncoding('utf8').on('data', (chunk) => {
-      output += chunk;
-      const match = /http:\/\/127\.0\.0\.1:\d+/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ url: match[0], stop, output: () => output });
-      }
-    });
-  });
-}
+skipWithoutChromium('inspector');
 
 rmSync(screenshot, { force: true });
 const started = performance.now();
@@ -71,21 +20,13 @@ const check = (condition, message) => {
   if (!condition) problems.push(message);
 };
 let mock;
-let context;
-let profile;
+let chromium;
 let summary = '';
 try {
-  mock = await startMock();
+  mock = await startMock(root, ['--token', TOKEN], { cli: join(root, 'dist', 'mock', 'cli.js') });
   check(/\(open it in a browser: the inspector\)/.test(mock.output()), `convo-mock printed ${mock.output()}`);
-  profile = mkdtempSync(join(tmpdir(), 'convo-sdk-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1280, height: 900 },
-    timeout: 30_000,
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
+  chromium = await launchChromium({ width: 1280, height: 900 });
+  const { page } = chromium;
   const logs = [];
   page.on('console', (message) => logs.push(`console.${message.type()}: ${message.text()}`));
   page.on('pageerror', (error) => logs.push(`pageerror: ${error.message}`));
@@ -150,12 +91,11 @@ try {
   const state = await page.evaluate(() => fetch('/_inspector/state').then((r) => r.text()));
   check(!state.includes(TOKEN), 'the state endpoint returns the token');
   if (problems.length) problems.push(...logs, tail(mock.output()));
-  summary = `Chromium ${context.browser()?.version() ?? ''}: streamed turn (${full.trim().split(' ').length} words), tool approved, elicitation accepted from the page; ${requests.length} requests listed`;
+  summary = `Chromium ${chromium.context.browser()?.version() ?? ''}: streamed turn (${full.trim().split(' ').length} words), tool approved, elicitation accepted from the page; ${requests.length} requests listed`;
 } catch (error) {
   problems.push(`${error?.stack ?? error}`);
 } finally {
-  await context?.close().catch((error) => problems.push(`closing Chromium: ${error.message}`));
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await chromium?.close().catch((error) => problems.push(`closing Chromium: ${error.message}`));
   await mock?.stop();
 }
 

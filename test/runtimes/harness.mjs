@@ -140,11 +140,15 @@ export async function packAndInstall(prefix = 'convo-sdk-consumer-') {
 }
 
 /**
- * Starts the installed package's own `convo-mock` (the packed bin) on the pinned Node with `--port 0`, and
- * reads the URL it prints. Resolves `{ url, stop }` within `timeoutMs`, or rejects with its output.
+ * Starts the installed package's own `convo-mock` (the packed bin; or `cli`, another build of it) on the
+ * pinned Node with `--port 0`, and reads the URL it prints. Resolves `{ url, stop, output }` within
+ * `timeoutMs`, or rejects with its output.
  */
-export function startMock(projectDir, args = [], { timeoutMs = 15_000 } = {}) {
-  const cli = join(projectDir, 'node_modules', 'convo-sdk', 'dist', 'mock', 'cli.js');
+export function startMock(
+  projectDir,
+  args = [],
+  { timeoutMs = 15_000, cli = join(projectDir, 'node_modules', 'convo-sdk', 'dist', 'mock', 'cli.js') } = {},
+) {
   const child = track(process.execPath, [cli, '--host', '127.0.0.1', '--port', '0', ...args], {
     cwd: projectDir,
     env: process.env,
