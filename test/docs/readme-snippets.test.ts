@@ -63,5 +63,6 @@ describe('README', () => {
     } catch (error) {
       throw new Error(`README snippets do not compile:\n${(error as { stdout?: string }).stdout ?? error}`);
     }
-  });
+    // One tsc run over every snippet: seconds alone, past the default 20 s on a busy machine.
+  }, 120_000);
 });
