@@ -1,3 +1,4 @@
+import { loggerFromEnv } from './console-logger.js';
 import { readEnv } from './env.js';
 import { ValidationError } from './errors.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './http/body.js';
@@ -30,7 +31,7 @@ export interface ClientOptions {
   maxRetryAfter?: number | undefined;
   /** Headers sent with every request. */
   headers?: Record<string, string>;
-  /** Where to log requests and recoveries; nothing is logged without one. */
+  /** Where to log requests and recoveries; default the console at the level `CONVO_LOG` names, else none. */
   logger?: Logger;
   /** Largest response body read, in bytes after decompression (default 32 MiB); past it `ResponseTooLargeError`. */
   maxResponseBytes?: number | undefined;
@@ -74,7 +75,7 @@ export class Client {
       fetch: options.fetch,
       timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
       headers: options.headers ?? {},
-      logger: options.logger,
+      logger: options.logger ?? loggerFromEnv(),
       maxResponseBytes,
       hooks: options.hooks,
       retry: {

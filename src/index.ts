@@ -1,4 +1,5 @@
 export { Client, type ClientOptions } from './client.js';
+export { consoleLogger, type LogLevel } from './console-logger.js';
 export type { Catalog } from './contract/catalog.js';
 export type {
   Chat,

@@ -14,8 +14,12 @@ import { type RetrySettings, retrying } from './policy-run.js';
 export interface Logger {
   /** Per-request detail. */
   debug?(message: string, fields?: Record<string, unknown>): void;
+  /** Progress worth a line at the default verbosity of most apps. */
+  info?(message: string, fields?: Record<string, unknown>): void;
   /** Something the caller may want to know (a dropped event, a recovery). */
   warn?(message: string, fields?: Record<string, unknown>): void;
+  /** A failure the caller may not see otherwise. */
+  error?(message: string, fields?: Record<string, unknown>): void;
 }
 
 /** Options every SDK method takes as its last argument. */

@@ -3,35 +3,17 @@
 // installed the tarball, served by a small static server on 127.0.0.1, and streams a turn with a tool
 // approval from the package's `convo-mock` on another port (so every call is cross-origin, through CORS).
 // Asserts on the DOM and keeps a screenshot in test-results/browser.png. Skips (exit 0) without Chromium.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import { extname, join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { duration, packAndInstall, root, startMock } from '../runtimes/harness.mjs';
+import { launchChromium, skipWithoutChromium } from './chromium.mjs';
 
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const TOKEN = 'browser-token';
-// Required on these machines (see the machine notes): without the background-networking flags Chromium's
-// own connections are refused by the closed network, many at a time.
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const screenshot = join(root, 'test-results', 'browser.png');
 
-if (!existsSync(CHROMIUM)) {
-  console.log(`SKIP browser: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
-  console.log('browser: 0 passed, 0 failed, 1 skipped');
-  process.exit(0);
-}
-
-const { chromium } = await import('playwright-core');
+skipWithoutChromium('browser');
 const esbuild = await import('esbuild');
 
 const TYPES = {
@@ -75,8 +57,7 @@ const check = (condition, message) => {
 let project;
 let mock;
 let site;
-let context;
-let profile;
+let chromium;
 let summary = '';
 try {
   project = await packAndInstall('convo-sdk-browser-');
@@ -127,15 +108,8 @@ try {
   const pageUrl = `${site.url}/?base=${encodeURIComponent(mock.url)}&token=${TOKEN}`;
   console.log(`page ${site.url}, convo-mock ${mock.url}`);
 
-  profile = mkdtempSync(join(tmpdir(), 'convo-sdk-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 900, height: 560 },
-    timeout: 30_000,
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
+  chromium = await launchChromium({ width: 900, height: 560 });
+  const { page } = chromium;
   const logs = [];
   page.on('console', (message) => logs.push(`console.${message.type()}: ${message.text()}`));
   page.on('pageerror', (error) => logs.push(`pageerror: ${error.message}`));
@@ -177,14 +151,13 @@ try {
     problems.push(...logs);
   }
   summary =
-    `Chromium ${context.browser()?.version() ?? ''}: turn ${dom.status}, ${dom.deltas} text updates ` +
+    `Chromium ${chromium.context.browser()?.version() ?? ''}: turn ${dom.status}, ${dom.deltas} text updates ` +
     `(${dom.text.length} chars), tool ${dom.called || 'none'} approved and called, ` +
     `${mockCalls.length} cross-origin requests; bundle ${bundleInfo}`;
 } catch (error) {
   problems.push(`setup: ${error?.stack ?? error}`);
 } finally {
-  await context?.close().catch((error) => problems.push(`closing Chromium: ${error.message}`));
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await chromium?.close().catch((error) => problems.push(`closing Chromium: ${error.message}`));
   await site?.close();
   await mock?.stop();
   project?.remove();

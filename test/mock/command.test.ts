@@ -100,8 +100,28 @@ describe('8 the convo-mock command (mock-conventions "Starting it")', () => {
     await exit;
   });
 
-  it('parses every flag: defaults, repeated --token, --ping-ms, --interaction-ttl-ms', () => {
+  it('serves the inspector at / and says so, unless --no-inspector (then / is the API 404)', async () => {
+    for (const [flags, status, hint] of [
+      [[], 200, true],
+      [['--no-inspector'], 404, false],
+    ] as const) {
+      const { io, out, signals } = fakeIo();
+      const exit = main(['--port', '0', ...flags], io);
+      const line = await firstLine(out);
+      expect(line.includes('(open it in a browser: the inspector)')).toBe(hint);
+      const url = /http:\/\/[^\s]+/.exec(line)?.[0];
+      expect((await fetch(`${url}/`)).status).toBe(status);
+      signals.emit('SIGTERM');
+      expect(await exit).toBe(0);
+    }
+  });
+
+  it('parses every flag: defaults, repeated --token, --ping-ms, --interaction-ttl-ms, --no-inspector', () => {
     expect(parseCommandLine([])).toEqual({ help: false, server: { tokens: [] } });
+    expect(parseCommandLine(['--no-inspector'])).toEqual({
+      help: false,
+      server: { tokens: [], inspector: false },
+    });
     expect(
       parseCommandLine([
         '--host',

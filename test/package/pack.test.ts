@@ -1,5 +1,5 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const root = join(import.meta.dirname, '..', '..');
 const node = process.execPath;
 let project: string;
+let installOutput: string;
 
 function npm(args: string[], cwd: string): string {
   return execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -18,7 +19,13 @@ beforeAll(() => {
   npm(['pack', '--pack-destination', project, '--silent'], root);
   const tarball = readdirSync(project).find((f) => f.endsWith('.tgz'))!;
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
-  npm(['install', '--no-audit', '--no-fund', '--prefer-offline', `./${tarball}`, 'msw@3'], project);
+  const install = spawnSync(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', `./${tarball}`, 'msw@3'],
+    { cwd: project, encoding: 'utf8' },
+  );
+  if (install.status !== 0) throw new Error(`npm install failed:\n${install.stderr}`);
+  installOutput = install.stdout + install.stderr;
 }, 180_000);
 
 afterAll(() => rmSync(project, { recursive: true, force: true }));
@@ -37,6 +44,16 @@ const { mswHandlers } = ${load('convo-sdk/msw')};
 `;
 
 describe('the packed package', () => {
+  it('installs without an install-scripts warning: the manifest has no install-time script', () => {
+    const manifest = JSON.parse(
+      readFileSync(join(project, 'node_modules', 'convo-sdk', 'package.json'), 'utf8'),
+    );
+    for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) {
+      expect(manifest.scripts?.[script]).toBeUndefined();
+    }
+    expect(installOutput).not.toMatch(/install-scripts|convo-sdk@[^ ]* \(/);
+  });
+
   it('imports from ESM: convo-sdk, convo-sdk/mock and convo-sdk/msw', () => {
     writeFileSync(
       join(project, 'esm.mjs'),

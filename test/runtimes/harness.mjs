@@ -90,43 +90,65 @@ export function tail(text, lines = 15) {
   return text.trimEnd().split('\n').slice(-lines).join('\n');
 }
 
+/** Packs the package into `dir` (`npm pack` runs `prepack`, which builds dist/); resolves the tarball's name. */
+export async function pack(dir) {
+  await mustRun('npm', ['pack', '--pack-destination', dir, '--silent'], { cwd: root, timeoutMs: 180_000 });
+  const tarball = readdirSync(dir).find((file) => file.endsWith('.tgz'));
+  if (!tarball) throw new Error(`npm pack wrote no tarball into ${dir}`);
+  return tarball;
+}
+
 /**
- * Packs the package (`npm pack` runs `prepare`, which builds dist/) and installs the tarball into a new
- * temporary project, as an integrator's `npm install convo-sdk` would. Returns `{ dir, tarball, ms, remove }`.
+ * Installs `packages` (a tarball path among them) into a new temporary consumer project, the way an
+ * integrator's `npm install` does: no overrides, no --legacy-peer-deps. Resolves `{ dir, output, ms, remove }`.
  */
-export async function packAndInstall(prefix = 'convo-sdk-consumer-') {
+export async function installInto(prefix, packages) {
   const started = performance.now();
   const dir = mkdtempSync(join(tmpdir(), prefix));
+  const remove = () => rmSync(dir, { recursive: true, force: true });
   try {
-    await mustRun('npm', ['pack', '--pack-destination', dir, '--silent'], { cwd: root, timeoutMs: 180_000 });
-    const tarball = readdirSync(dir).find((file) => file.endsWith('.tgz'));
-    if (!tarball) throw new Error(`npm pack wrote no tarball into ${dir}`);
     writeFileSync(
       join(dir, 'package.json'),
       `${JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2)}\n`,
     );
-    await mustRun('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', `./${tarball}`], {
-      cwd: dir,
-      timeoutMs: 180_000,
-    });
-    return {
-      dir,
-      tarball,
-      ms: Math.round(performance.now() - started),
-      remove: () => rmSync(dir, { recursive: true, force: true }),
-    };
+    const { stdout, stderr } = await mustRun(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', ...packages],
+      { cwd: dir, timeoutMs: 180_000 },
+    );
+    return { dir, output: stdout + stderr, ms: Math.round(performance.now() - started), remove };
   } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
+    remove();
     throw error;
   }
 }
 
 /**
- * Starts the installed package's own `convo-mock` (the packed bin) on the pinned Node with `--port 0`, and
- * reads the URL it prints. Resolves `{ url, stop }` within `timeoutMs`, or rejects with its output.
+ * Packs the package and installs the tarball into a new temporary project, as an integrator's
+ * `npm install convo-sdk` would. Returns `{ dir, tarball, ms, remove }`.
  */
-export function startMock(projectDir, args = [], { timeoutMs = 15_000 } = {}) {
-  const cli = join(projectDir, 'node_modules', 'convo-sdk', 'dist', 'mock', 'cli.js');
+export async function packAndInstall(prefix = 'convo-sdk-consumer-') {
+  const started = performance.now();
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  try {
+    const tarball = await pack(dir);
+    const project = await installInto(prefix, [join(dir, tarball)]);
+    return { ...project, tarball, ms: Math.round(performance.now() - started) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Starts the installed package's own `convo-mock` (the packed bin; or `cli`, another build of it) on the
+ * pinned Node with `--port 0`, and reads the URL it prints. Resolves `{ url, stop, output }` within
+ * `timeoutMs`, or rejects with its output.
+ */
+export function startMock(
+  projectDir,
+  args = [],
+  { timeoutMs = 15_000, cli = join(projectDir, 'node_modules', 'convo-sdk', 'dist', 'mock', 'cli.js') } = {},
+) {
   const child = track(process.execPath, [cli, '--host', '127.0.0.1', '--port', '0', ...args], {
     cwd: projectDir,
     env: process.env,

@@ -16,9 +16,11 @@ Options:
                                  Without any: mock-token, every scope, user 1.
   --ping-ms MS                   silence before a stream ping (default ${LIMITS.pingIntervalMs})
   --interaction-ttl-ms MS        lifetime of an interaction (default ${LIMITS.interactionLifetimeMs})
+  --no-inspector                 do not serve the inspector page at / (and /_inspector/*)
   -h, --help                     print this help
 
-Once listening, prints one line with http://HOST:PORT. Stops on SIGINT or SIGTERM.`;
+Once listening, prints one line with http://HOST:PORT; open it in a browser for the inspector: the
+requests, turns and pending interactions, live. Stops on SIGINT or SIGTERM.`;
 
 /** Where the command writes and which signals stop it; the process's by default, fakes in tests. */
 export interface CommandIo {
@@ -48,6 +50,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       token: { type: 'string', multiple: true },
       'ping-ms': { type: 'string' },
       'interaction-ttl-ms': { type: 'string' },
+      'no-inspector': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -55,6 +58,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
 
   const tokens: MockCredential[] = (values.token ?? []).map(parseTokenFlag);
   const server: MockServerOptions = { tokens };
+  if (values['no-inspector']) server.inspector = false;
   if (values.host !== undefined) server.host = values.host;
   if (values.port !== undefined) server.port = integer('--port', values.port, 0, 65_535);
   if (values['ping-ms'] !== undefined) server.pingMs = integer('--ping-ms', values['ping-ms'], 1);
@@ -84,13 +88,16 @@ export async function main(argv: readonly string[], io: CommandIo = processIo())
 
   let server: Awaited<ReturnType<typeof startMockServer>>;
   try {
-    server = await startMockServer(line.server);
+    // The command serves the inspector unless told not to; the API leaves it off.
+    server = await startMockServer({ inspector: true, ...line.server });
   } catch (error) {
     io.err(`convo-mock: cannot listen: ${errorMessage(error)}`);
     return 1;
   }
   // The one line black-box suites wait for (mock-conventions.md).
-  io.out(`convo-mock listening on ${server.url}`);
+  io.out(
+    `convo-mock listening on ${server.url}${line.server.inspector === false ? '' : ' (open it in a browser: the inspector)'}`,
+  );
 
   await new Promise<void>((resolve) => {
     const stop = () => {

@@ -8,6 +8,12 @@ export interface MockServerOptions extends MockOptions {
   host?: string | undefined;
   /** Port; 4010 by default, 0 for any free port. */
   port?: number | undefined;
+  /**
+   * Serves the inspector: a page at `/` showing the requests, turns and pending interactions live, and
+   * its endpoints under `/_inspector/`, for the server's own address only. Off by default; `convo-mock`
+   * turns it on unless `--no-inspector`.
+   */
+  inspector?: boolean | undefined;
 }
 
 /** A listening mock server. */
@@ -36,12 +42,19 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     import('@hono/node-server'),
     import('@hono/node-server/utils/response'),
   ]);
-  const { host = '127.0.0.1', port = 4010, ...mockOptions } = options;
+  const { host = '127.0.0.1', port = 4010, inspector: withInspector = false, ...mockOptions } = options;
   const mock = createMock(mockOptions);
+  const inspector = withInspector
+    ? (await import('../inspector/inspector.js')).createInspector(mock)
+    : undefined;
   // overrideGlobalObjects: false, so that starting a mock never swaps the process's Request and Response.
   const listener = getRequestListener(
     async (request, env) => {
-      const response = await mock.handle(request);
+      const own = await inspector?.handle(request);
+      if (own) return own;
+      const started = performance.now();
+      const answered = await mock.handle(request);
+      const response = inspector ? inspector.record(request, answered, started) : answered;
       if (response.type === 'error') {
         // A `drop` fault: the connection goes away without a response.
         env.incoming.socket.destroy();
@@ -75,6 +88,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
 
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  inspector?.listening(url);
   let closing: Promise<void> | undefined;
   return {
     url,

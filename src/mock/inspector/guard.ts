@@ -1,0 +1,36 @@
+/**
+ * Who may use the inspector: only a page the mock served itself. A request whose `Host` is not the mock's
+ * own address is refused (a DNS-rebinding page reaches the port under its own name); a change must come as
+ * JSON (a cross-site form cannot send it without a preflight, which gets no CORS answer) from no origin or
+ * the mock's own. Nothing here sets a CORS header, so no other origin can read an answer.
+ */
+export class InspectorGuard {
+  #hosts = new Set<string>();
+  #origins = new Set<string>();
+
+  /** Records the address the server listens on: `http://HOST:PORT`. */
+  listening(url: string): void {
+    const { host, port, hostname } = new URL(url);
+    this.#hosts = new Set([host]);
+    // A loopback server is also reached as localhost, which no other site can resolve to itself.
+    if (hostname === '127.0.0.1' || hostname === '[::1]') this.#hosts.add(`localhost:${port}`);
+    this.#origins = new Set([...this.#hosts].map((allowed) => `http://${allowed}`));
+  }
+
+  /** Why `request` is refused, or undefined when it may go on. */
+  refusal(request: Request, change: boolean): string | undefined {
+    const host = request.headers.get('host') ?? '';
+    if (!this.#hosts.has(host.toLowerCase()))
+      return `the inspector answers only to Host ${[...this.#hosts].join(' or ')}`;
+    if (!change) return undefined;
+    const origin = request.headers.get('origin');
+    if (origin !== null && !this.#origins.has(origin))
+      return 'the inspector takes changes only from its own page';
+    const site = request.headers.get('sec-fetch-site');
+    if (site !== null && site !== 'same-origin' && site !== 'none')
+      return 'the inspector takes changes only from its own page';
+    if (!request.headers.get('content-type')?.startsWith('application/json'))
+      return 'a change must be sent as application/json';
+    return undefined;
+  }
+}
