@@ -13,7 +13,7 @@ import {
   type ChatUpdate,
   ChatUpdateSchema,
 } from '../contract/chat.js';
-import type { PageQuery } from '../contract/page.js';
+import { type PageQuery, PageQuerySchema } from '../contract/page.js';
 import { type Message, MessageSchema } from '../contract/turn.js';
 import type { PagePromise } from '../http/page.js';
 import { outageNeverLeft, repeatable } from '../http/retry.js';
@@ -77,6 +77,7 @@ export class Chats extends Resource {
 
   /** The chat's turns in chronological order, each with its `prompt` and `created_at`. */
   messages(chatId: string, query: PageQuery = {}, options?: RequestOptions): PagePromise<Message> {
+    checkInput(PageQuerySchema, query);
     return this.paginate(`chats/${chatPath(chatId)}/messages`, MessageListSchema, query, options);
   }
 

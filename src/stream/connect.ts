@@ -12,7 +12,7 @@ export interface StreamRequest {
   transport: Transport;
   /** Path of the streaming send. */
   path: string;
-  body: Record<string, unknown>;
+  body: object;
   chatId: string;
   idempotencyKey: string;
   /** No byte for this long means the connection is dead. */
