@@ -16,13 +16,13 @@ export interface Logger {
 /** Options every SDK method takes as its last argument. */
 export interface RequestOptions {
   /** Aborts the request (an `AbortError` is thrown). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Milliseconds to wait for the response; overrides the client's `timeout`. */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Extra headers for this request. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Further attempts after the first, where the contract allows one; overrides the client's `maxRetries`. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
 }
 
 /** The settings a transport runs with. */

@@ -25,7 +25,7 @@ import { Resource } from './resource.js';
 /** Options of a turn call: a request's options and the turn's `Idempotency-Key`. */
 export interface TurnOptions extends RequestOptions {
   /** The key that makes the turn idempotent; a random UUID when absent. Persist it to read the outcome later. */
-  idempotencyKey?: string;
+  idempotencyKey?: string | undefined;
 }
 
 /** A turn as `send` returns it, with the key it was sent under. */
@@ -37,11 +37,11 @@ export type SentTurn = Turn & {
 /** Options of a streamed turn. */
 export interface StreamOptions extends TurnOptions {
   /** No byte (not even a ping) for this long means the connection is dead (default 45,000 ms: 3 pings). */
-  idleTimeout?: number;
+  idleTimeout?: number | undefined;
   /** How many times a broken stream is re-opened with its key before giving up (default 5). */
-  maxResumes?: number;
+  maxResumes?: number | undefined;
   /** Yield `ping` events too (default false). */
-  pings?: boolean;
+  pings?: boolean | undefined;
 }
 
 /** Three ping intervals: one late ping is not a dead connection, three are. */
@@ -108,7 +108,10 @@ export class Turns extends Resource {
   }
 
   /** Cancels the chat's running turn (4.6); idempotent: `cancelled` says whether a turn was running. */
-  cancel(chatId: string, options: RequestOptions & { actionId?: string } = {}): Promise<CancelResult> {
+  cancel(
+    chatId: string,
+    options: RequestOptions & { actionId?: string | undefined } = {},
+  ): Promise<CancelResult> {
     const { actionId, ...request } = options;
     return this.#actions.cancel(chatId, actionId === undefined ? {} : { action_id: actionId }, request);
   }

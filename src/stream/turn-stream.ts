@@ -43,13 +43,13 @@ export interface TurnStreamInit {
 /** Options of `TurnStream.fromReadableStream`. */
 export interface RelayReadOptions {
   /** No byte for this long means the relay is dead (default 45,000 ms). */
-  idleTimeout?: number;
+  idleTimeout?: number | undefined;
   /** Surface `ping` events (default false). */
-  pings?: boolean;
+  pings?: boolean | undefined;
   /** Where to log dropped events. */
-  logger?: Logger;
+  logger?: Logger | undefined;
   /** Aborts reading. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 type Terminal = TerminalEvent;
