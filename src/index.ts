@@ -1,5 +1,11 @@
+/**
+ * `convo-sdk`: the client, its option and result types, errors, streams, interactions, pagination and
+ * limits. The zod schemas live in `convo-sdk/schemas`; the mock in `convo-sdk/mock` and `convo-sdk/msw`.
+ *
+ * @module
+ */
 export { Client, type ClientOptions } from './client.js';
-export type { Catalog } from './contract/catalog.js';
+export type { Catalog, CatalogConnector, CatalogEntry, CatalogModel } from './contract/catalog.js';
 export type {
   Chat,
   ChatCreate,
@@ -25,16 +31,15 @@ export type {
   FlatValue,
   InteractionKind,
   PlanApprovalPayload,
+  PlanStep,
   RespondElicitationBody,
   RespondPlanBody,
   ToolApprovalPayload,
 } from './contract/interactions.js';
-export { ANSWER_ENDPOINTS, INTERACTION_KINDS } from './contract/interactions.js';
+export { INTERACTION_KINDS } from './contract/interactions.js';
 export type { PlainIssue } from './contract/issues.js';
 export { LIMITS } from './contract/limits.js';
 export type { PageQuery } from './contract/page.js';
-/** The contract as zod/mini schemas: the same ones the client checks requests and responses with. */
-export * from './contract/schemas.js';
 export { SCOPES, type Scope } from './contract/scopes.js';
 export type {
   Skill,
@@ -73,7 +78,7 @@ export {
 export { Page, PagePromise } from './http/page.js';
 export type { RetryInfo } from './http/retry.js';
 export type { Logger, RequestOptions } from './http/transport.js';
-export { type AnswerContext, BaseInteraction, InteractionExpiredError } from './interactions/interaction.js';
+export { BaseInteraction, InteractionExpiredError } from './interactions/interaction.js';
 export {
   AuthRequired,
   Elicitation,
@@ -89,7 +94,7 @@ export type {
   RunHandlers,
   ToolDecision,
 } from './interactions/run.js';
-export { Actions, type AnswerEndpoint } from './resources/actions.js';
+export { Actions } from './resources/actions.js';
 export { Chats } from './resources/chats.js';
 export { Skills } from './resources/skills.js';
 export { type SentTurn, type StreamOptions, type TurnOptions, Turns } from './resources/turns.js';

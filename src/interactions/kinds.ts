@@ -21,6 +21,7 @@ export class ToolApproval extends BaseInteraction {
   /** The tools asked for. */
   readonly payload: ToolApprovalPayload;
 
+  /** @internal */
   constructor(raw: ActionRequiredPayload, payload: ToolApprovalPayload, context: AnswerContext) {
     super(raw, context);
     this.payload = payload;
@@ -64,6 +65,7 @@ export class PlanApproval extends BaseInteraction {
   /** The plan. */
   readonly payload: PlanApprovalPayload;
 
+  /** @internal */
   constructor(raw: ActionRequiredPayload, payload: PlanApprovalPayload, context: AnswerContext) {
     super(raw, context);
     this.payload = payload;
@@ -91,6 +93,7 @@ export class Elicitation extends BaseInteraction {
   /** The message, the mode and the JSON Schema of the answer. */
   readonly payload: ElicitationPayload;
 
+  /** @internal */
   constructor(raw: ActionRequiredPayload, payload: ElicitationPayload, context: AnswerContext) {
     super(raw, context);
     this.payload = payload;
@@ -130,6 +133,7 @@ export class AuthRequired extends BaseInteraction {
   /** Any further payload (its shape is not part of the contract). */
   readonly payload: unknown;
 
+  /** @internal */
   constructor(raw: ActionRequiredPayload, context: AnswerContext) {
     super(raw, context);
     this.resolution = raw.resolution;
@@ -148,6 +152,7 @@ export class UnknownInteraction extends BaseInteraction {
   /** The kind as it came. */
   readonly rawKind: string;
 
+  /** @internal */
   constructor(raw: ActionRequiredPayload, context: AnswerContext) {
     super(raw, context);
     this.rawKind = raw.kind;
