@@ -101,6 +101,7 @@ export async function main(signal: AbortSignal | undefined): Promise<string> {
         '--target',
         'es2022',
       ];
+      if (!libCheck) args.push('--skipLibCheck');
       const typeRoots = join(root, 'node_modules', '@types');
       const result = spawnSync(
         node,
