@@ -119,7 +119,10 @@ export class Elicitation extends BaseInteraction {
     return this.send('respond-elicitation', { action: 'decline' }, options);
   }
 
-  /** Cancels the request. */
+  /**
+   * Answers `cancel` to the question (`respond-elicitation`); the turn goes on. Cancelling the whole turn
+   * is `TurnStream.cancel()` or `client.turns.cancel()`.
+   */
   cancel(options?: RequestOptions): Promise<ActionResult> {
     return this.send('respond-elicitation', { action: 'cancel' }, options);
   }
@@ -140,7 +143,10 @@ export class AuthRequired extends BaseInteraction {
     this.payload = raw.payload;
   }
 
-  /** Unblocks the turn: the model continues without that tool. */
+  /**
+   * Answers `cancel-auth`: the model continues without that tool; the turn goes on. Cancelling the whole
+   * turn is `TurnStream.cancel()` or `client.turns.cancel()`.
+   */
   cancel(options?: RequestOptions): Promise<ActionResult> {
     return this.send('cancel-auth', {}, options);
   }

@@ -164,7 +164,10 @@ export class TurnStream implements AsyncIterable<TurnStreamEvent> {
     this.#init.abort?.(reason);
   }
 
-  /** Asks the service to cancel the turn; the stream then ends with a `cancelled` event. */
+  /**
+   * Asks the service to cancel the whole turn (4.6); the stream then ends with a `cancelled` event. An
+   * interaction's own `cancel()` only answers that interaction, and the turn goes on.
+   */
   async cancel(): Promise<CancelResult> {
     if (!this.#init.cancel) throw new ConvoError('this stream has no client to cancel its turn with');
     return this.#init.cancel();
