@@ -63,5 +63,5 @@ describe('README', () => {
     } catch (error) {
       throw new Error(`README snippets do not compile:\n${(error as { stdout?: string }).stdout ?? error}`);
     }
-  });
+  }, 120_000); // one whole-program type-check: about 30 s on a loaded machine
 });
