@@ -8,9 +8,9 @@ import { type RetryRule, type RetrySettings, withRetries } from './retry.js';
 /** Where log lines go; every method optional. Lines carry no credential and no body. */
 export interface Logger {
   /** Per-request detail. */
-  debug?(message: string, fields?: Record<string, unknown>): void;
+  debug?: ((message: string, fields?: Record<string, unknown>) => void) | undefined;
   /** Something the caller may want to know (a dropped event, a recovery). */
-  warn?(message: string, fields?: Record<string, unknown>): void;
+  warn?: ((message: string, fields?: Record<string, unknown>) => void) | undefined;
 }
 
 /** Options every SDK method takes as its last argument. */

@@ -21,6 +21,7 @@ import type {
   ClientOptions,
   ElicitationPayload,
   ErrorDetails,
+  Logger,
   Message,
   Meta,
   PageQuery,
@@ -225,6 +226,7 @@ describe('strict settings: every optional option accepts undefined (exactOptiona
       pings: undefined,
     }).toExtend<StreamOptions>();
     expectTypeOf({ content: 'x', metadata: undefined, attachments: undefined }).toExtend<TurnStreamBody>();
+    expectTypeOf({ debug: undefined, warn: console.warn }).toExtend<Logger>();
   });
   it('closed at compile time: an unknown option does not compile', () => {
     // @ts-expect-error `retries` is not an option
