@@ -16,20 +16,35 @@ export default defineConfig([
     ...shared,
     entry: {
       index: 'src/node.ts',
+      schemas: 'src/schemas.ts',
       'mock/index': 'src/mock/index.ts',
       'mock/cli': 'src/mock/cli.ts',
       msw: 'src/mock/msw.ts',
     },
     format: ['esm', 'cjs'],
     noExternal: ['zod'],
-    dts: { entry: { index: 'src/index.ts', 'mock/index': 'src/mock/index.ts', msw: 'src/mock/msw.ts' } },
+    dts: {
+      entry: {
+        index: 'src/index.ts',
+        schemas: 'src/schemas.ts',
+        'mock/index': 'src/mock/index.ts',
+        msw: 'src/mock/msw.ts',
+      },
+      // Members tagged `@internal` (the transport, the raw answer call) stay out of the declarations.
+      compilerOptions: { stripInternal: true },
+    },
     clean: ['!bundler/**'], // the other build's output
   },
   {
     // For bundlers (browsers, edge workers): dependencies stay imports, so an app that uses zod itself
     // ships one copy, and the bundler tree-shakes them with the app.
     ...shared,
-    entry: { index: 'src/index.ts', 'mock/index': 'src/mock/index.ts', msw: 'src/mock/msw.ts' },
+    entry: {
+      index: 'src/index.ts',
+      schemas: 'src/schemas.ts',
+      'mock/index': 'src/mock/index.ts',
+      msw: 'src/mock/msw.ts',
+    },
     format: ['esm'],
     outDir: 'dist/bundler',
     clean: true,

@@ -14,25 +14,25 @@ import { Turns } from './resources/turns.js';
 /** Options of `new Client()`. */
 export interface ClientOptions {
   /** The service's origin (and any path prefix) before `/api/v1`; default `CONVO_BASE_URL`. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** The bearer credential; default `CONVO_API_TOKEN`. Never logged, serialized or shown in errors. */
-  token?: string;
+  token?: string | undefined;
   /** A fetch to send requests with, such as `createMock().fetch`; default the global fetch. */
-  fetch?: (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
+  fetch?: ((input: Request | URL | string, init?: RequestInit) => Promise<Response>) | undefined;
   /** Milliseconds to wait for a response (default 60,000; synchronous turns wait longer). */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Further attempts after the first, where the contract says repeating is safe (default 2). */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Backoff bounds between attempts, in ms (default 500 to 8,000). */
-  retryDelay?: { min?: number; max?: number };
+  retryDelay?: { min?: number | undefined; max?: number | undefined } | undefined;
   /** Called before each retry. */
-  onRetry?: (info: RetryInfo) => void;
+  onRetry?: ((info: RetryInfo) => void) | undefined;
   /** Longest `Retry-After` to honour, in ms (default 60,000): a server asking for longer gets the error at once. */
   maxRetryAfter?: number | undefined;
   /** Headers sent with every request. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Where to log requests and recoveries; default the console at the level `CONVO_LOG` names, else none. */
-  logger?: Logger;
+  logger?: Logger | undefined;
   /** Largest response body read, in bytes after decompression (default 32 MiB); past it `ResponseTooLargeError`. */
   maxResponseBytes?: number | undefined;
   /** Hooks run on every request (ky's `beforeRequest`, `afterResponse`; the SDK's `beforeRetry`, `beforeError`). */

@@ -1,6 +1,12 @@
+/**
+ * `convo-sdk`: the client, its option and result types, errors, streams, interactions, pagination and
+ * limits. The zod schemas live in `convo-sdk/schemas`; the mock in `convo-sdk/mock` and `convo-sdk/msw`.
+ *
+ * @module
+ */
 export { Client, type ClientOptions } from './client.js';
 export { consoleLogger, type LogLevel } from './console-logger.js';
-export type { Catalog } from './contract/catalog.js';
+export type { Catalog, CatalogConnector, CatalogEntry, CatalogModel } from './contract/catalog.js';
 export type {
   Chat,
   ChatCreate,
@@ -26,16 +32,15 @@ export type {
   FlatValue,
   InteractionKind,
   PlanApprovalPayload,
+  PlanStep,
   RespondElicitationBody,
   RespondPlanBody,
   ToolApprovalPayload,
 } from './contract/interactions.js';
-export { ANSWER_ENDPOINTS, INTERACTION_KINDS } from './contract/interactions.js';
+export { INTERACTION_KINDS } from './contract/interactions.js';
 export type { PlainIssue } from './contract/issues.js';
 export { LIMITS } from './contract/limits.js';
 export type { PageQuery } from './contract/page.js';
-/** The contract as zod/mini schemas: the same ones the client checks requests and responses with. */
-export * from './contract/schemas.js';
 export { SCOPES, type Scope } from './contract/scopes.js';
 export type {
   Skill,

@@ -25,6 +25,14 @@ export function maxJsonBytes(limit: number) {
   );
 }
 
+/**
+ * A string field of a response whose values the service may extend (section 9): typed as the known values
+ * or any other string, and accepted at run time whatever it holds, so one new value never fails a page.
+ */
+export function openEnum<const T extends readonly string[]>(_known: T) {
+  return z.string() as z.ZodMiniType<T[number] | (string & {}), unknown>;
+}
+
 /** A whole number identifier. */
 export const IntId = z.int();
 

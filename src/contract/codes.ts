@@ -1,8 +1,12 @@
 import type { Scope } from './scopes.js';
 
-/** Every `message_code` and turn `code` the contract names (sections 2.1, 5, 6 and 7). */
+/**
+ * Every `message_code` and turn `code` the contract names (sections 2.1, 5, 6 and 7), and the 401 a missing
+ * or unknown credential gets (5).
+ */
 export const KNOWN_CODES = [
   'api_v1_ok',
+  'api_v1_unauthorized',
   'api_v1_not_found',
   'api_token_scope_not_allowed',
   'api_v1_resource_policy_create_denied',

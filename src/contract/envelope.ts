@@ -16,8 +16,29 @@ export const ErrorDetailsSchema = z.looseObject({
   retry_action: z.optional(z.string() as z.ZodMiniType<RetryAction>),
   request_id: z.optional(z.string()),
 });
-/** Outage details (section 6, `details` fields). */
-export type ErrorDetails = z.infer<typeof ErrorDetailsSchema>;
+/** Outage details (section 6, `details` fields); every field may be absent. */
+export interface ErrorDetails {
+  /** Version of this shape. */
+  schema_version?: number | undefined;
+  /** The service that failed. */
+  service?: string | undefined;
+  /** Its own code for the failure. */
+  service_code?: string | undefined;
+  /** The dependency that failed. */
+  dependency?: string | undefined;
+  /** The operation that failed. */
+  operation?: string | undefined;
+  /** What kind of failure it was. */
+  failure_kind?: string | undefined;
+  /** What became of the operation. */
+  operation_outcome?: string | undefined;
+  /** Whether repeating may work. */
+  retryable?: boolean | undefined;
+  /** `retry` (the request never left) or `check_status` (do not resend). */
+  retry_action?: RetryAction | undefined;
+  /** The failed request's id. */
+  request_id?: string | undefined;
+}
 
 /** `meta` of a successful response (2.1); `page`, `size` and `total` only on lists. */
 export const MetaSchema = z.looseObject({
@@ -26,8 +47,17 @@ export const MetaSchema = z.looseObject({
   size: z.optional(z.int()),
   total: z.optional(z.int()),
 });
-/** `meta` of a successful response. */
-export type Meta = z.infer<typeof MetaSchema>;
+/** `meta` of a successful response (2.1). */
+export interface Meta {
+  /** The request's id. */
+  request_id: string;
+  /** Lists: the page number. */
+  page?: number | undefined;
+  /** Lists: the page size. */
+  size?: number | undefined;
+  /** Lists: how many items there are in all. */
+  total?: number | undefined;
+}
 
 /** The envelope of every successful response (2.1); `data` is validated by the endpoint's own schema. */
 export const EnvelopeSchema = z.looseObject({

@@ -1,6 +1,8 @@
 import * as z from 'zod/mini';
-import { IntId, Uuid } from './checks.js';
-import { ErrorDetailsSchema } from './envelope.js';
+import { IntId, openEnum, Uuid } from './checks.js';
+import { KNOWN_CODES, type MessageCode } from './codes.js';
+import { type ErrorDetails, ErrorDetailsSchema } from './envelope.js';
+import { INTERACTION_KINDS, type InteractionKind } from './interactions.js';
 import { StepSchema, turnFields } from './turn.js';
 
 /** The event names of a turn's stream (section 6). */
@@ -28,7 +30,7 @@ export const DeltaPayloadSchema = z.looseObject({ text: z.string(), replace: z.b
 export const StepPayloadSchema = z.looseObject({ steps: z.array(StepSchema) });
 /** `message.action_required`: an interaction (2.6); its payload is typed per kind by the interactions layer. */
 export const ActionRequiredPayloadSchema = z.looseObject({
-  kind: z.string(),
+  kind: openEnum(INTERACTION_KINDS),
   action_id: z.string(),
   payload: z.optional(z.unknown()),
   resolution: z.optional(z.string()),
@@ -39,7 +41,7 @@ export const PingPayloadSchema = z.looseObject({ ts: z.number() });
 export const FinishedPayloadSchema = z.looseObject(turnFields);
 /** `message.error`: why the turn failed. */
 export const ErrorPayloadSchema = z.looseObject({
-  code: z.string(),
+  code: openEnum(KNOWN_CODES),
   message: z.string(),
   retryable: z.boolean(),
   details: z.optional(ErrorDetailsSchema),
@@ -57,7 +59,26 @@ export const EVENT_SCHEMAS = {
   'message.error': ErrorPayloadSchema,
 } as const;
 
-/** The payload of `message.error`. */
-export type TurnFailure = z.infer<typeof ErrorPayloadSchema>;
-/** The payload of `message.action_required`, before typing by kind. */
-export type ActionRequiredPayload = z.infer<typeof ActionRequiredPayloadSchema>;
+/** Why a turn failed: the payload of `message.error` (6). */
+export interface TurnFailure {
+  /** What went wrong (`turn_timeout`, `upstream_error`...); a newer service may add codes. */
+  code: MessageCode;
+  /** Text for people. */
+  message: string;
+  /** Whether another turn with a NEW key may work; the same key replays this error. */
+  retryable: boolean;
+  /** Outage details, when an outage caused it. */
+  details?: ErrorDetails | undefined;
+}
+
+/** An interaction as `message.action_required` raises it (2.6), before it is typed by kind. */
+export interface ActionRequiredPayload {
+  /** The interaction's kind; a newer service may add kinds. */
+  kind: InteractionKind | (string & {});
+  /** Names the interaction in the answer; valid only for this turn and credential. */
+  action_id: string;
+  /** What the interaction asks, shaped by `kind`. */
+  payload?: unknown | undefined;
+  /** With `auth_required`: `connect_in_ui_or_cancel`. */
+  resolution?: string | undefined;
+}

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
+import { openEnum } from './checks.js';
 import { FLAT_VALUE_MESSAGE, isFlatValue } from './elicitation.js';
-import { ToolCallSchema } from './turn.js';
+import { type ToolCall, ToolCallSchema } from './turn.js';
 
 /** The kinds of interaction (2.6). */
 export const INTERACTION_KINDS = ['tool_approval', 'plan_approval', 'elicitation', 'auth_required'] as const;
@@ -9,7 +10,7 @@ export type InteractionKind = (typeof INTERACTION_KINDS)[number];
 
 /** `tool_approval` payload: the tools the turn asks to run. */
 export const ToolApprovalPayloadSchema = z.looseObject({ tools: z.array(ToolCallSchema) });
-/** A step of a plan; `tool` only when the step uses one. */
+/** A step of a plan. */
 export const PlanStepSchema = z.looseObject({
   step: z.unknown(),
   action: z.string(),
@@ -31,31 +32,84 @@ export const ElicitationPayloadSchema = z.looseObject({
   requested_schema: z.record(z.string(), z.unknown()),
 });
 
-/** `tool_approval` payload. */
-export type ToolApprovalPayload = z.infer<typeof ToolApprovalPayloadSchema>;
-/** `plan_approval` payload. */
-export type PlanApprovalPayload = z.infer<typeof PlanApprovalPayloadSchema>;
-/** `elicitation` payload. */
-export type ElicitationPayload = z.infer<typeof ElicitationPayloadSchema>;
+/** `tool_approval` payload: the tools the turn asks to run. */
+export interface ToolApprovalPayload {
+  /** One decision per tool is expected. */
+  tools: ToolCall[];
+}
+
+/** A step of a plan; `tool` only when the step uses one. */
+export interface PlanStep {
+  /** The step's number or name, as the service sends it. */
+  step: unknown;
+  /** What the step does. */
+  action: string;
+  /** The tool it uses, if any. */
+  tool?: string | undefined;
+}
+
+/** `plan_approval` payload: the plan to approve or reject. */
+export interface PlanApprovalPayload {
+  /** The plan. */
+  plan: {
+    /** Its title. */
+    title: string;
+    /** Why this plan. */
+    context?: string | undefined;
+    /** What it will do, in order. */
+    steps: PlanStep[];
+    /** Notes; their type is not part of the contract. */
+    notes?: unknown | undefined;
+  };
+}
+
+/** `elicitation` payload: a question whose answer must satisfy `requested_schema`. */
+export interface ElicitationPayload {
+  /** The question. */
+  message: string;
+  /** How to ask it (`form`). */
+  mode: string;
+  /** The JSON Schema the answer's `content` must satisfy. */
+  requested_schema: Record<string, unknown>;
+}
 
 /** The body field every answer carries. */
 const actionId = z.string().check(z.minLength(1));
 
 /** Body of `approve-tool` (4.5): one decision per tool the turn asked. */
-export const ApproveToolSchema = z.looseObject({
+export interface ApproveToolBody {
+  /** The interaction's id, from the event. */
+  action_id: string;
+  /** At least one: per tool, whether it may run. */
+  decisions: Array<{
+    /** The tool call's id, from `payload.tools`. */
+    tool_use_id: string;
+    /** `true` runs the tool, `false` skips it. */
+    approved: boolean;
+  }>;
+}
+
+/** Body of `approve-tool` (4.5); an unknown field is refused. */
+export const ApproveToolSchema = z.strictObject({
   action_id: actionId,
-  decisions: z.array(z.looseObject({ tool_use_id: z.string(), approved: z.boolean() })).check(z.minLength(1)),
+  decisions: z
+    .array(z.strictObject({ tool_use_id: z.string(), approved: z.boolean() }))
+    .check(z.minLength(1)),
 });
-/** Body of `approve-tool`. */
-export type ApproveToolBody = z.input<typeof ApproveToolSchema>;
 
 /** Body of `respond-plan` (4.5). */
-export const RespondPlanSchema = z.looseObject({
+export interface RespondPlanBody {
+  /** The interaction's id, from the event. */
+  action_id: string;
+  /** `approve` or `reject`. */
+  action: 'approve' | 'reject';
+}
+
+/** Body of `respond-plan` (4.5); an unknown field is refused. */
+export const RespondPlanSchema = z.strictObject({
   action_id: actionId,
   action: z.enum(['approve', 'reject']),
 });
-/** Body of `respond-plan`. */
-export type RespondPlanBody = z.input<typeof RespondPlanSchema>;
 
 /** A value of a flat object: what an elicitation answer's fields may hold. */
 export type FlatValue = string | number | boolean | null;
@@ -79,8 +133,18 @@ const FlatObject = z
   );
 
 /** Body of `respond-elicitation` (4.5): `content` is required with `accept` and must be a flat object. */
+export interface RespondElicitationBody {
+  /** The interaction's id, from the event. */
+  action_id: string;
+  /** `accept` (with `content`), `decline` or `cancel`. */
+  action: 'accept' | 'decline' | 'cancel';
+  /** The answer: a flat object satisfying `payload.requested_schema`. */
+  content?: Record<string, FlatValue> | undefined;
+}
+
+/** Body of `respond-elicitation` (4.5); an unknown field is refused. */
 export const RespondElicitationSchema = z
-  .looseObject({
+  .strictObject({
     action_id: actionId,
     action: z.enum(['accept', 'decline', 'cancel']),
     content: z.optional(FlatObject),
@@ -91,28 +155,46 @@ export const RespondElicitationSchema = z
       path: ['content'],
     }),
   );
-/** Body of `respond-elicitation`. */
-export type RespondElicitationBody = z.input<typeof RespondElicitationSchema>;
 
 /** Body of `cancel-auth` (4.5). */
-export const CancelAuthSchema = z.looseObject({ action_id: actionId });
-/** Body of `cancel-auth`. */
-export type CancelAuthBody = z.input<typeof CancelAuthSchema>;
+export interface CancelAuthBody {
+  /** The interaction's id, from the event. */
+  action_id: string;
+}
+
+/** Body of `cancel-auth` (4.5); an unknown field is refused. */
+export const CancelAuthSchema = z.strictObject({ action_id: actionId });
 
 /** Body of `cancel` (4.6): without `action_id`, the live turn is cancelled. */
-export const CancelSchema = z.looseObject({ action_id: z.optional(actionId) });
-/** Body of `cancel`. */
-export type CancelBody = z.input<typeof CancelSchema>;
+export interface CancelBody {
+  /** Cancel the turn of this interaction (it must belong to this credential's turn). */
+  action_id?: string | undefined;
+}
 
-/** `data` of a successful answer: the interaction is resolved. */
-export const ActionResultSchema = z.looseObject({ action_id: z.string(), state: z.literal('resolved') });
-/** What an accepted answer returns. */
-export type ActionResult = z.infer<typeof ActionResultSchema>;
+/** Body of `cancel` (4.6); an unknown field is refused. */
+export const CancelSchema = z.strictObject({ action_id: z.optional(actionId) });
+
+/** What an accepted answer returns: the interaction is resolved (4.5). */
+export interface ActionResult {
+  /** The interaction answered. */
+  action_id: string;
+  /** `resolved`; a newer service may add states. */
+  state: 'resolved' | (string & {});
+}
+
+/** `data` of a successful answer. */
+export const ActionResultSchema = z.looseObject({ action_id: z.string(), state: openEnum(['resolved']) });
+
+/** What `cancel` returns: whether a turn was cancelled (4.6). */
+export interface CancelResult {
+  /** The chat. */
+  chat_id: string;
+  /** Whether a running turn was cancelled. */
+  cancelled: boolean;
+}
 
 /** `data` of `cancel` (4.6). */
 export const CancelResultSchema = z.looseObject({ chat_id: z.string(), cancelled: z.boolean() });
-/** What `cancel` returns: whether a turn was cancelled. */
-export type CancelResult = z.infer<typeof CancelResultSchema>;
 
 /** The endpoint that answers each kind (6). */
 export const ANSWER_ENDPOINTS = {

@@ -30,9 +30,15 @@ export function checkAgainst<T>(
 
 /** Turns zod issues into plain ones; zod/mini carries no messages of its own, so they are written here. */
 export function plainIssues(issues: readonly z.core.$ZodIssue[]): PlainIssue[] {
-  return issues.map((issue) => {
+  return issues.flatMap((issue): PlainIssue | PlainIssue[] => {
     const field = issuePath(issue) || '(body)';
     switch (issue.code) {
+      case 'unrecognized_keys':
+        // One issue per key, named in full: a misspelled field is refused, never silently dropped.
+        return issue.keys.map((key) => ({
+          field: [...issue.path.map(String), key].join('.'),
+          message: 'is not a field of this request (misspelled?)',
+        }));
       case 'too_big':
         return {
           field,

@@ -1,10 +1,16 @@
 import * as z from 'zod/mini';
 import { LIMITS } from './limits.js';
 
-/** The query every list takes: `page` from 1, `size` from 1 to 200 (section 8). */
-export const PageQuerySchema = z.object({
+/** Which page of a list to read (section 8); a type alias, so that it fits a query's string-keyed record. */
+export type PageQuery = {
+  /** Page number, from 1 (default 1). */
+  page?: number | undefined;
+  /** Page size, 1 to 200 (default 50). */
+  size?: number | undefined;
+};
+
+/** The query every list takes: `page` from 1, `size` from 1 to 200 (section 8); an unknown field is refused. */
+export const PageQuerySchema = z.strictObject({
   page: z.optional(z.int().check(z.minimum(1))),
   size: z.optional(z.int().check(z.minimum(1), z.maximum(LIMITS.pageSizeMax))),
 });
-/** Which page of a list to read. */
-export type PageQuery = z.infer<typeof PageQuerySchema>;

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { IntId, maxChars, Timestamp } from './checks.js';
+import { IntId, maxChars, openEnum, Timestamp } from './checks.js';
 import { LIMITS } from './limits.js';
 import { PageQuerySchema } from './page.js';
 
@@ -13,6 +13,30 @@ export type SkillLevel = (typeof SKILL_LEVELS)[number];
 /** A skill's visibility: `public`, `private` or `shared`. */
 export type SkillVisibility = (typeof SKILL_VISIBILITIES)[number];
 
+/** A reusable block of instructions that can be attached to a turn (2.2). */
+export interface Skill {
+  /** Identifier. */
+  id: number;
+  /** Up to 255 characters. */
+  name: string;
+  /** Up to 500 characters. */
+  description: string;
+  /** Up to 12,000 characters; may cite resources with `{{type:id}}`. */
+  instructions: string;
+  /** Icon name. */
+  icon: string;
+  /** Who the skill belongs to; a newer service may add levels. */
+  level: SkillLevel | (string & {});
+  /** Who may see it; a newer service may add values. */
+  visibility: SkillVisibility | (string & {});
+  /** The owning library with `level: workspace`, else null. */
+  workspace_id: number | null;
+  /** Whether the skill is enabled. */
+  is_active: boolean;
+  /** Creation time (ISO 8601). */
+  created_at: string;
+}
+
 /** A skill as the service returns it (2.2); fields the contract does not name are kept. */
 export const SkillSchema = z.looseObject({
   id: IntId,
@@ -20,14 +44,12 @@ export const SkillSchema = z.looseObject({
   description: z.string(),
   instructions: z.string(),
   icon: z.string(),
-  level: z.enum(SKILL_LEVELS),
-  visibility: z.enum(SKILL_VISIBILITIES),
+  level: openEnum(SKILL_LEVELS),
+  visibility: openEnum(SKILL_VISIBILITIES),
   workspace_id: z.nullable(IntId),
   is_active: z.boolean(),
   created_at: Timestamp,
 });
-/** A reusable block of instructions that can be attached to a turn. */
-export type Skill = z.infer<typeof SkillSchema>;
 
 /** The fields create and update share, with their limits (4.1, 8; 2.2 bounds the stored fields). */
 const editable = {
@@ -41,19 +63,55 @@ const editable = {
 };
 
 /** Body of `POST /skills` (4.1). */
+export interface SkillCreate {
+  /** Up to 255 characters. */
+  name: string;
+  /** Up to 12,000 characters. */
+  instructions: string;
+  /** Up to 500 characters. */
+  description?: string | undefined;
+  /** Icon name. */
+  icon?: string | undefined;
+  /** `personal` (default), `company` or `workspace` (then `workspace_id` is required). */
+  level?: SkillLevel | undefined;
+  /** `public` (default), `private` or `shared`. */
+  visibility?: SkillVisibility | undefined;
+  /** The owning library, with `level: workspace`. */
+  workspace_id?: number | undefined;
+  /** The users a `shared` skill is shared with. */
+  shared_user_ids?: number[] | undefined;
+}
+
+/** Body of `POST /skills` (4.1); an unknown field is refused. */
 export const SkillCreateSchema = z
-  .looseObject({ ...editable, level: z.optional(z.enum(SKILL_LEVELS)) })
+  .strictObject({ ...editable, level: z.optional(z.enum(SKILL_LEVELS)) })
   .check(
     z.refine((body) => body.level !== 'workspace' || body.workspace_id !== undefined, {
       message: 'is required with level "workspace"',
       path: ['workspace_id'],
     }),
   );
-/** Body of `POST /skills`. */
-export type SkillCreate = z.input<typeof SkillCreateSchema>;
 
 /** Body of `PATCH /skills/{id}` (4.1): every field optional; `level` is fixed after creation. */
-export const SkillUpdateSchema = z.looseObject({
+export interface SkillUpdate {
+  /** Up to 255 characters. */
+  name?: string | undefined;
+  /** Up to 12,000 characters; its references are checked again. */
+  instructions?: string | undefined;
+  /** Up to 500 characters. */
+  description?: string | undefined;
+  /** Icon name. */
+  icon?: string | undefined;
+  /** `public`, `private` or `shared`. */
+  visibility?: SkillVisibility | undefined;
+  /** The owning library. */
+  workspace_id?: number | undefined;
+  /** Replaces the list of users the skill is shared with. */
+  shared_user_ids?: number[] | undefined;
+}
+
+/** Body of `PATCH /skills/{id}` (4.1); an unknown field is refused, `level` with its own reason. */
+export const SkillUpdateSchema = z.strictObject({
   name: z.optional(editable.name),
   instructions: z.optional(editable.instructions),
   description: editable.description,
@@ -63,13 +121,15 @@ export const SkillUpdateSchema = z.looseObject({
   shared_user_ids: editable.shared_user_ids,
   level: z.optional(z.never('is fixed after creation')),
 });
-/** Body of `PATCH /skills/{id}`. */
-export type SkillUpdate = Omit<z.input<typeof SkillUpdateSchema>, 'level'>;
 
 /** Query of `GET /skills`. */
 export const SkillListQuerySchema = PageQuerySchema;
 
+/** What deleting a skill returns. */
+export interface SkillDeleted {
+  /** The deleted skill's id. */
+  id: number;
+}
+
 /** `data` of `DELETE /skills/{id}`. */
 export const SkillDeletedSchema = z.looseObject({ id: IntId });
-/** What deleting a skill returns. */
-export type SkillDeleted = z.infer<typeof SkillDeletedSchema>;

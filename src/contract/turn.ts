@@ -1,14 +1,30 @@
 import * as z from 'zod/mini';
-import { PERMISSION_MODES } from './chat.js';
-import { IntId, maxChars, maxJsonBytes, Timestamp, Uuid } from './checks.js';
+import { PERMISSION_MODES, type PermissionMode } from './chat.js';
+import { IntId, maxChars, maxJsonBytes, openEnum, Timestamp, Uuid } from './checks.js';
 import { LIMITS } from './limits.js';
 
 /** The states of a turn (3.2). */
 export const TURN_STATUSES = ['completed', 'cancelled', 'error', 'pending'] as const;
-/** A turn's status. */
+/** A turn's status: `completed`, `cancelled`, `error` or `pending`. */
 export type TurnStatus = (typeof TURN_STATUSES)[number];
 
-/** Token usage; the same shape everywhere a turn appears (2.4). */
+/** What a turn consumed; the same shape everywhere a turn appears (2.4). */
+export interface Usage {
+  /** Tokens of the prompt. */
+  prompt_tokens: number;
+  /** Tokens of the answer. */
+  completion_tokens: number;
+  /** Their sum. */
+  total_tokens: number;
+  /** Reasoning tokens, when the service counts them. */
+  reasoning_tokens?: number | undefined;
+  /** The model that answered. */
+  model: string;
+  /** Its provider. */
+  provider: string;
+}
+
+/** Token usage (2.4). */
 export const UsageSchema = z.looseObject({
   prompt_tokens: z.int(),
   completion_tokens: z.int(),
@@ -17,20 +33,50 @@ export const UsageSchema = z.looseObject({
   model: z.string(),
   provider: z.string(),
 });
-/** What a turn consumed. */
-export type Usage = z.infer<typeof UsageSchema>;
 
-/** A tool the model called (or asks to call). */
+/** A tool the model called (or asks to call): its id, name, connector (`server`) and input. */
+export interface ToolCall {
+  /** The call's id; an approval decision names it. */
+  tool_use_id: string;
+  /** The tool's name. */
+  name: string;
+  /** The connector the tool belongs to. */
+  server: string;
+  /** The tool's input, as the model wrote it. */
+  input: unknown;
+}
+
+/** A tool call (2.4, 2.6). */
 export const ToolCallSchema = z.looseObject({
   tool_use_id: z.string(),
   name: z.string(),
   server: z.string(),
   input: z.unknown(),
 });
-/** A tool call: its id, name, connector (`server`) and input. */
-export type ToolCall = z.infer<typeof ToolCallSchema>;
 
-/** A reasoning step or tool execution; the shape may grow (9). */
+/** A reasoning step or tool execution of a turn (2.4); the shape may grow (9). */
+export interface Step {
+  /** The step's key. */
+  key: string;
+  /** Its label. */
+  label: string;
+  /** A code for the label. */
+  label_code: string;
+  /** Its status. */
+  status: string;
+  /** When it happened (ISO 8601). */
+  timestamp: string;
+  /** How long it took. */
+  duration?: number | undefined;
+  /** Details; their type is not part of the contract. */
+  detail?: unknown | undefined;
+  /** Tokens; their type is not part of the contract. */
+  tokens?: unknown | undefined;
+  /** The tools the step ran. */
+  tool_calls?: ToolCall[] | undefined;
+}
+
+/** A step of a turn. */
 export const StepSchema = z.looseObject({
   key: z.string(),
   label: z.string(),
@@ -42,13 +88,19 @@ export const StepSchema = z.looseObject({
   tokens: z.optional(z.unknown()),
   tool_calls: z.optional(z.array(ToolCallSchema)),
 });
-/** A step of a turn. */
-export type Step = z.infer<typeof StepSchema>;
 
-/** A library chunk used as context. */
-export const SourceSchema = z.looseObject({ workspace_id: IntId, file_id: IntId, score: z.number() });
+/** A library chunk a turn used as context (2.4). */
+export interface Source {
+  /** The library. */
+  workspace_id: number;
+  /** The file. */
+  file_id: number;
+  /** How relevant the chunk was. */
+  score: number;
+}
+
 /** A source of a turn. */
-export type Source = z.infer<typeof SourceSchema>;
+export const SourceSchema = z.looseObject({ workspace_id: IntId, file_id: IntId, score: z.number() });
 
 /**
  * A JSON object kept as it came: no copy, so keys such as `__proto__` in echoed metadata stay plain data
@@ -63,7 +115,7 @@ const JsonObject = z.custom<Record<string, unknown>>(
 export const turnFields = {
   id: IntId,
   chat_id: Uuid,
-  role: z.literal('assistant'),
+  role: openEnum(['assistant']),
   content: z.string(),
   usage: z.nullable(UsageSchema),
   steps: z.array(StepSchema),
@@ -72,30 +124,68 @@ export const turnFields = {
   metadata: z.nullable(JsonObject),
 };
 
+/** One exchange of a chat: the model's answer and what it took (2.4). */
+export interface Turn {
+  /** The turn's id (the `message_id` of the stream). */
+  id: number;
+  /** The chat it belongs to. */
+  chat_id: string;
+  /** Always `assistant` in v1. */
+  role: 'assistant' | (string & {});
+  /** The model's answer. */
+  content: string;
+  /** `completed`, `cancelled`, `error` or `pending`; a newer service may add states. */
+  status: TurnStatus | (string & {});
+  /** What it consumed; null if nothing. */
+  usage: Usage | null;
+  /** Reasoning steps and tools executed. */
+  steps: Step[];
+  /** Library chunks used as context. */
+  sources: Source[];
+  /** Replacements applied by incognito mode, or null. */
+  anonymization: Record<string, unknown> | null;
+  /** The metadata sent with the turn, echoed verbatim, or null. */
+  metadata: Record<string, unknown> | null;
+}
+
 /** A turn as the synchronous send returns it (2.4, without `prompt`). */
-export const TurnSchema = z.looseObject({ ...turnFields, status: z.enum(TURN_STATUSES) });
-/** One exchange of a chat: the model's answer and what it took. */
-export type Turn = z.infer<typeof TurnSchema>;
+export const TurnSchema = z.looseObject({ ...turnFields, status: openEnum(TURN_STATUSES) });
+
+/** A turn of the message listing: a turn with its `prompt` and `created_at` (4.2). */
+export interface Message extends Turn {
+  /** What was sent. */
+  prompt: string;
+  /** When (ISO 8601). */
+  created_at: string;
+}
 
 /** A turn as the message listing returns it, with `prompt` and `created_at`. */
 export const MessageSchema = z.looseObject({
   ...turnFields,
-  status: z.enum(TURN_STATUSES),
+  status: openEnum(TURN_STATUSES),
   prompt: z.string(),
   created_at: Timestamp,
 });
-/** A turn of the message listing. */
-export type Message = z.infer<typeof MessageSchema>;
 
-/** Resources attached to a turn; each kind needs an extra scope (4.3). */
-export const AttachmentsSchema = z.looseObject({
+/** Libraries, files, skills and connectors attached to a turn; each kind needs an extra scope (4.3). */
+export interface Attachments {
+  /** Libraries (`libraries:read`). */
+  workspace_ids?: number[] | undefined;
+  /** Files (`libraries:read`). */
+  file_ids?: number[] | undefined;
+  /** Skills (`skills:read`). */
+  skill_ids?: number[] | undefined;
+  /** Connectors (`connectors:use`). */
+  mcp_server_ids?: number[] | undefined;
+}
+
+/** Resources attached to a turn (4.3); an unknown field is refused. */
+export const AttachmentsSchema = z.strictObject({
   workspace_ids: z.optional(z.array(IntId)),
   file_ids: z.optional(z.array(IntId)),
   skill_ids: z.optional(z.array(IntId)),
   mcp_server_ids: z.optional(z.array(IntId)),
 });
-/** Libraries, files, skills and connectors attached to a turn. */
-export type Attachments = z.input<typeof AttachmentsSchema>;
 
 /** The scope each attachment kind needs (4.3). */
 export const ATTACHMENT_SCOPES = {
@@ -112,18 +202,42 @@ const sendFields = {
   metadata: z.optional(maxJsonBytes(LIMITS.turnMetadataBytes)),
 };
 
-/** Body of the synchronous send (4.3): only `permission_mode: auto` is accepted there. */
-export const TurnSendSchema = z.looseObject({
+/** What a synchronous turn sends (4.3). */
+export interface TurnSend {
+  /** The message, up to 64,000 characters. */
+  content: string;
+  /** The model; default the chat's, else the company's. */
+  model_id?: number | undefined;
+  /** Only `auto` on this channel (the default here). */
+  permission_mode?: 'auto' | undefined;
+  /** Libraries, files, skills and connectors to use. */
+  attachments?: Attachments | undefined;
+  /** Echoed verbatim on the turn, never sent to the model; up to 2048 bytes as JSON. */
+  metadata?: Record<string, unknown> | undefined;
+}
+
+/** Body of the synchronous send (4.3): only `permission_mode: auto`; an unknown field is refused. */
+export const TurnSendSchema = z.strictObject({
   ...sendFields,
   permission_mode: z.optional(z.literal('auto')),
 });
-/** What a synchronous turn sends. */
-export type TurnSend = z.input<typeof TurnSendSchema>;
 
-/** Body of the streaming send (4.4): `manual` (default) or `auto`. */
-export const TurnStreamBodySchema = z.looseObject({
+/** What a streamed turn sends (4.4). */
+export interface TurnStreamBody {
+  /** The message, up to 64,000 characters. */
+  content: string;
+  /** The model; default the chat's, else the company's. */
+  model_id?: number | undefined;
+  /** `manual` (default: the turn asks before running tools) or `auto`. */
+  permission_mode?: PermissionMode | undefined;
+  /** Libraries, files, skills and connectors to use. */
+  attachments?: Attachments | undefined;
+  /** Echoed verbatim on the turn, never sent to the model; up to 2048 bytes as JSON. */
+  metadata?: Record<string, unknown> | undefined;
+}
+
+/** Body of the streaming send (4.4): `manual` (default) or `auto`; an unknown field is refused. */
+export const TurnStreamBodySchema = z.strictObject({
   ...sendFields,
   permission_mode: z.optional(z.enum(PERMISSION_MODES)),
 });
-/** What a streamed turn sends. */
-export type TurnStreamBody = z.input<typeof TurnStreamBodySchema>;

@@ -13,25 +13,25 @@ import { type RetrySettings, retrying } from './policy-run.js';
 /** Where log lines go; every method optional. Lines carry no credential and no body. */
 export interface Logger {
   /** Per-request detail. */
-  debug?(message: string, fields?: Record<string, unknown>): void;
+  debug?: ((message: string, fields?: Record<string, unknown>) => void) | undefined;
   /** Progress worth a line at the default verbosity of most apps. */
-  info?(message: string, fields?: Record<string, unknown>): void;
+  info?: ((message: string, fields?: Record<string, unknown>) => void) | undefined;
   /** Something the caller may want to know (a dropped event, a recovery). */
-  warn?(message: string, fields?: Record<string, unknown>): void;
+  warn?: ((message: string, fields?: Record<string, unknown>) => void) | undefined;
   /** A failure the caller may not see otherwise. */
-  error?(message: string, fields?: Record<string, unknown>): void;
+  error?: ((message: string, fields?: Record<string, unknown>) => void) | undefined;
 }
 
 /** Options every SDK method takes as its last argument. */
 export interface RequestOptions {
   /** Aborts the request (an `AbortError` is thrown). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Milliseconds to wait for the response; overrides the client's `timeout`. */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Extra headers for this request. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Further attempts after the first, where the contract allows one; overrides the client's `maxRetries`. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Largest response body read, in decoded bytes; overrides the client's `maxResponseBytes`. */
   maxResponseBytes?: number | undefined;
   /** Hooks of this request, run after the client's. */

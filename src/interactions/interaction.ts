@@ -44,6 +44,7 @@ export abstract class BaseInteraction {
   readonly raw: ActionRequiredPayload;
   readonly #answer: AnswerSender;
 
+  /** @internal Interactions come from a turn's stream. */
   constructor(raw: ActionRequiredPayload, context: AnswerContext) {
     this.raw = raw;
     this.action_id = raw.action_id;
@@ -58,7 +59,7 @@ export abstract class BaseInteraction {
     return now >= this.expiresAt;
   }
 
-  /** Sends an answer: refused locally after the deadline, repeated (where 7.5 allows) only until it. */
+  /** @internal Sends an answer: refused locally after the deadline, repeated (where 7.5 allows) only until it. */
   protected send(
     endpoint: AnswerEndpoint,
     body: Record<string, unknown>,

@@ -20,6 +20,7 @@ export class ToolApproval extends BaseInteraction {
   /** The tools asked for. */
   readonly payload: ToolApprovalPayload;
 
+  /** @internal */
   constructor(raw: ActionRequiredPayload, payload: ToolApprovalPayload, context: AnswerContext) {
     super(raw, context);
     this.payload = payload;
@@ -58,6 +59,7 @@ export class PlanApproval extends BaseInteraction {
   /** The plan. */
   readonly payload: PlanApprovalPayload;
 
+  /** @internal */
   constructor(raw: ActionRequiredPayload, payload: PlanApprovalPayload, context: AnswerContext) {
     super(raw, context);
     this.payload = payload;
@@ -85,6 +87,7 @@ export class Elicitation extends BaseInteraction {
   /** The message, the mode and the JSON Schema of the answer. */
   readonly payload: ElicitationPayload;
 
+  /** @internal */
   constructor(raw: ActionRequiredPayload, payload: ElicitationPayload, context: AnswerContext) {
     super(raw, context);
     this.payload = payload;
@@ -110,7 +113,10 @@ export class Elicitation extends BaseInteraction {
     return this.send('respond-elicitation', { action: 'decline' }, options);
   }
 
-  /** Cancels the request. */
+  /**
+   * Answers `cancel` to the question (`respond-elicitation`); the turn goes on. Cancelling the whole turn
+   * is `TurnStream.cancel()` or `client.turns.cancel()`.
+   */
   cancel(options?: RequestOptions): Promise<ActionResult> {
     return this.send('respond-elicitation', { action: 'cancel' }, options);
   }
@@ -124,13 +130,17 @@ export class AuthRequired extends BaseInteraction {
   /** Any further payload (its shape is not part of the contract). */
   readonly payload: unknown;
 
+  /** @internal */
   constructor(raw: ActionRequiredPayload, context: AnswerContext) {
     super(raw, context);
     this.resolution = raw.resolution;
     this.payload = raw.payload;
   }
 
-  /** Unblocks the turn: the model continues without that tool. */
+  /**
+   * Answers `cancel-auth`: the model continues without that tool; the turn goes on. Cancelling the whole
+   * turn is `TurnStream.cancel()` or `client.turns.cancel()`.
+   */
   cancel(options?: RequestOptions): Promise<ActionResult> {
     return this.send('cancel-auth', {}, options);
   }
@@ -142,6 +152,7 @@ export class UnknownInteraction extends BaseInteraction {
   /** The kind as it came. */
   readonly rawKind: string;
 
+  /** @internal */
   constructor(raw: ActionRequiredPayload, context: AnswerContext) {
     super(raw, context);
     this.rawKind = raw.kind;

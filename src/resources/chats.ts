@@ -13,7 +13,7 @@ import {
   type ChatUpdate,
   ChatUpdateSchema,
 } from '../contract/chat.js';
-import type { PageQuery } from '../contract/page.js';
+import { type PageQuery, PageQuerySchema } from '../contract/page.js';
 import { type Message, MessageSchema } from '../contract/turn.js';
 import type { ApiPromise } from '../http/api-promise.js';
 import type { PagePromise } from '../http/page.js';
@@ -83,6 +83,7 @@ export class Chats extends Resource {
 
   /** The chat's turns in chronological order, each with its `prompt` and `created_at`. */
   messages(chatId: string, query: PageQuery = {}, options?: RequestOptions): PagePromise<Message> {
+    checkInput(PageQuerySchema, query);
     return this.paginate(`chats/${chatPath(chatId)}/messages`, MessageListSchema, query, options);
   }
 

@@ -16,7 +16,7 @@ export abstract class Resource {
     this.transport = transport;
   }
 
-  /** A paginated GET: checks the page query, then pages lazily. */
+  /** @internal A paginated GET: checks the page query, then pages lazily. */
   protected paginate<T>(
     path: string,
     items: z.ZodMiniType<T[]>,

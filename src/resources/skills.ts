@@ -7,6 +7,7 @@ import {
   SkillCreateSchema,
   type SkillDeleted,
   SkillDeletedSchema,
+  SkillListQuerySchema,
   SkillSchema,
   type SkillUpdate,
   SkillUpdateSchema,
@@ -23,6 +24,7 @@ const SkillListSchema = z.array(SkillSchema);
 export class Skills extends Resource {
   /** Skills visible to the credential, page by page; `for await` over it to read every one. */
   list(query: PageQuery = {}, options?: RequestOptions): PagePromise<Skill> {
+    checkInput(SkillListQuerySchema, query);
     return this.paginate('skills', SkillListSchema, query, options);
   }
 

@@ -53,7 +53,10 @@ export class Turns extends Resource {
   }
 
   /** Cancels the chat's running turn (4.6); idempotent: `cancelled` says whether a turn was running. */
-  cancel(chatId: string, options: RequestOptions & { actionId?: string } = {}): Promise<CancelResult> {
+  cancel(
+    chatId: string,
+    options: RequestOptions & { actionId?: string | undefined } = {},
+  ): Promise<CancelResult> {
     const { actionId, ...request } = options;
     return this.#actions.cancel(chatId, actionId === undefined ? {} : { action_id: actionId }, request);
   }

@@ -13,7 +13,7 @@ export interface StreamRequest {
   transport: Transport;
   /** Path of the streaming send. */
   path: string;
-  body: Record<string, unknown>;
+  body: object;
   /** The turn's key and location. */
   call: TurnCall;
   /** No event (not even a ping) for this long means the connection is dead. */

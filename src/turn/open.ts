@@ -46,7 +46,7 @@ export interface TurnSetup {
   chatId: string;
   /** Path of the streaming send. */
   path: string;
-  body: Record<string, unknown>;
+  body: object;
   options: StreamOptions;
   /** Sends an interaction's answer. */
   answer: AnswerSender;

@@ -27,20 +27,20 @@ export type MaybePromise<T> = T | Promise<T>;
 /** One handler per interaction kind, plus observers; every handler may be async. */
 export interface RunHandlers {
   /** Decides which tools run; default: none (every tool is rejected). */
-  onToolApproval?: (interaction: ToolApproval) => MaybePromise<ToolDecision>;
+  onToolApproval?: ((interaction: ToolApproval) => MaybePromise<ToolDecision>) | undefined;
   /** Approves or rejects a plan; default: reject. */
-  onPlanApproval?: (interaction: PlanApproval) => MaybePromise<PlanDecision>;
+  onPlanApproval?: ((interaction: PlanApproval) => MaybePromise<PlanDecision>) | undefined;
   /** Answers a connector's form; default: decline. */
-  onElicitation?: (interaction: Elicitation) => MaybePromise<ElicitationDecision>;
+  onElicitation?: ((interaction: Elicitation) => MaybePromise<ElicitationDecision>) | undefined;
   /** Sees an `auth_required` pause before it is cancelled (cancel is its only answer). */
-  onAuthRequired?: (interaction: AuthRequired) => MaybePromise<void>;
+  onAuthRequired?: ((interaction: AuthRequired) => MaybePromise<void>) | undefined;
   /**
    * Each change of the text: with `replace` false `delta` extends the text, with `replace` true (a failover)
    * it is the whole new text: discard what was shown. `snapshot` is always the whole text after it.
    */
-  onText?: (delta: string, snapshot: string, replace: boolean) => void;
+  onText?: ((delta: string, snapshot: string, replace: boolean) => void) | undefined;
   /** Every event. */
-  onEvent?: (event: TurnStreamEvent) => void;
+  onEvent?: ((event: TurnStreamEvent) => void) | undefined;
 }
 
 /**

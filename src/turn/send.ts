@@ -20,7 +20,7 @@ export type SentTurn = Turn & {
  */
 export async function sendTurn(
   transport: Transport,
-  target: { chatId: string; path: string; body: Record<string, unknown> },
+  target: { chatId: string; path: string; body: object },
   options: TurnOptions,
 ): Promise<SentTurn> {
   const call = new TurnCall(target.chatId, options.idempotencyKey);

@@ -70,7 +70,8 @@ export class TurnStream extends EventStream<Interaction> {
   /**
    * Asks the service to cancel the turn; the stream then ends with a `cancelled` event. Called before the
    * turn started (before `message.start` was read), it is sent as soon as the turn starts; it resolves
-   * `{ cancelled: false }` when the stream ends without the turn having started.
+   * `{ cancelled: false }` when the stream ends without the turn having started. This ends the whole turn
+   * (4.6); an interaction's own `cancel()` only answers that interaction, and the turn goes on.
    */
   cancel(): Promise<CancelResult> {
     if (this.messageId !== undefined || this.#over) return this.#controls.cancel();

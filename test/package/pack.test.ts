@@ -72,18 +72,77 @@ describe('the packed package', () => {
     expect(out).toEqual({ name: 'Packed', total: 1, handlers: true, api: 'function' });
   });
 
-  it('type-checks an ESM consumer with the shipped declarations', () => {
-    writeFileSync(
-      join(project, 'typed.mts'),
-      `import { Client, type Skill } from 'convo-sdk';\nimport { createMock } from 'convo-sdk/mock';\n` +
-        `const mock = createMock();\nconst client = new Client({ baseUrl: mock.url, token: 'mock-token', fetch: mock.fetch });\n` +
-        `const skill: Promise<Skill> = client.skills.get(1);\nvoid skill;\n`,
+  /** An integrator's program: strict settings, options that may be undefined, typos that must not compile. */
+  const consumer = `import { Client, type ClientOptions, type Skill, type Turn, ValidationError } from 'convo-sdk';
+import { createMock } from 'convo-sdk/mock';
+import { SkillSchema } from 'convo-sdk/schemas';
+
+declare const maybeUndefined: string | undefined;
+const mock = createMock();
+const options: ClientOptions = { baseUrl: maybeUndefined, token: 'mock-token', fetch: mock.fetch, timeout: undefined };
+const client = new Client(options);
+export async function main(signal: AbortSignal | undefined): Promise<string> {
+  const skill: Skill = await client.skills.get(1, { signal, timeout: undefined });
+  const parsed = SkillSchema.safeParse(skill);
+  // @ts-expect-error a misspelled body field does not compile
+  await client.chats.create({ permision_mode: 'manual' });
+  const turn: Turn = await client.turns.send('3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d', { content: 'x', metadata: undefined });
+  // @ts-expect-error a misspelled result field does not compile
+  void turn.contnet;
+  const level: string = skill.level;
+  const first = (await client.chats.list()).items[0];
+  return [level, parsed.success, first?.name ?? '', ValidationError.name].join();
+}
+`;
+
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  const strict = ['--noEmit', '--strict', '--exactOptionalPropertyTypes', '--noUncheckedIndexedAccess'];
+  // One compiler run per resolution; a .cts file resolves through the `require` conditions, the others
+  // through `import`. The nodenext run checks the shipped declarations themselves too (.d.ts and .d.cts, no
+  // skipLibCheck); the others check what a consumer sees of them, with skipLibCheck (it takes a third of the time).
+  const settings: Array<[resolution: string, module: string, files: string[], libCheck: boolean]> = [
+    ['bundler', 'preserve', ['bundler.ts'], false],
+    ['node16', 'node16', ['node16.mts', 'node16.cts'], false],
+    ['nodenext', 'nodenext', ['nodenext.mts', 'nodenext.cts'], true],
+  ];
+  for (const [resolution, module, files, libCheck] of settings) {
+    it(`type-checks a consumer under strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess, moduleResolution ${resolution}`, () => {
+      for (const file of files) writeFileSync(join(project, file), consumer);
+      const args = [
+        tsc,
+        ...strict,
+        '--module',
+        module,
+        '--moduleResolution',
+        resolution,
+        '--target',
+        'es2022',
+      ];
+      if (!libCheck) args.push('--skipLibCheck');
+      const typeRoots = join(root, 'node_modules', '@types');
+      const result = spawnSync(
+        node,
+        [...args, '--lib', 'es2023,dom', '--typeRoots', typeRoots, '--types', 'node', ...files],
+        { cwd: project, encoding: 'utf8' },
+      );
+      expect(result.stdout, 'tsc reported errors').toBe('');
+      expect(result.status).toBe(0);
+    }, 180_000);
+  }
+
+  it('ships no internals and no schemas in the root declarations; the schemas in convo-sdk/schemas', () => {
+    const dist = join(project, 'node_modules', 'convo-sdk', 'dist');
+    const rootTypes = readFileSync(join(dist, 'index.d.ts'), 'utf8');
+    const exported = [...rootTypes.matchAll(/^export (?:type )?\{([^}]*)\}/gm)].flatMap((m) =>
+      m[1]!.split(',').map((name) => name.trim().split(' as ').at(-1)!),
     );
-    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-    execFileSync(node, [tsc, '--noEmit', '--strict', '--module', 'nodenext', '--skipLibCheck', 'typed.mts'], {
-      cwd: project,
-      encoding: 'utf8',
-    });
+    expect(exported).toContain('Client');
+    expect(exported.filter((name) => name.endsWith('Schema') || name === 'EVENT_SCHEMAS')).toEqual([]);
+    expect(exported).not.toContain('Transport');
+    expect(rootTypes).not.toMatch(/declare class Transport|answer\(chatId|AnswerContext/);
+    const schemaTypes = readFileSync(join(dist, 'schemas.d.ts'), 'utf8');
+    expect(schemaTypes).toMatch(/SkillSchema/);
+    expect(schemaTypes).toMatch(/TurnStreamBodySchema/);
   });
 
   it('runs the convo-mock bin, which prints its URL and answers 401 without a token', async () => {

@@ -20,17 +20,17 @@ describe('found by the reliability suite', () => {
     expect(steps).toEqual(['reasoning', 'tool']);
   });
 
-  it('4.3 a body JSON cannot hold (a BigInt in an unknown field) is a ValidationError before sending, not a retried ConnectionError', async () => {
-    // The schemas are loose (unknown fields pass, 9), so the first failure was the JSON.stringify inside
-    // Transport#send (src/http/transport.ts), which fetchFailure mapped to a ConnectionError, repeated as a
-    // lost connection. The body is now serialized before sending.
+  it('4.3 a body JSON cannot hold (a BigInt in metadata) is a ValidationError before sending, not a retried ConnectionError', async () => {
+    // The first failure was the JSON.stringify inside Transport#send (src/http/transport.ts), which
+    // fetchFailure mapped to a ConnectionError, repeated as a lost connection. The body is now checked
+    // (bodies are closed: an unknown field is refused by name) and serialized before sending.
     const target = await fetchTarget();
     const error = await target
       .client()
-      .turns.send(crypto.randomUUID(), { content: 'x', extra: 10n } as never)
+      .turns.send(crypto.randomUUID(), { content: 'x', metadata: { n: 10n } })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).field).toBe('(body)');
+    expect((error as ValidationError).field).toBe('metadata');
     expect(target.requests).toHaveLength(0);
   });
 

@@ -20,6 +20,7 @@ import {
   CHAT_DELETED,
   ENVELOPE,
   EXAMPLES,
+  enumPlaces,
   MESSAGE,
   MESSAGE_EXAMPLE,
   type Shape,
@@ -204,6 +205,45 @@ describe('fuzz: response bodies that break the contract', () => {
       ),
     fuzzTimeout(2),
   );
+});
+
+describe('fuzz: responses that grow (section 9)', () => {
+  it(
+    '9 extra fields and values of an enum the contract does not list yet, anywhere at once, pass through as sent',
+    () =>
+      fuzz(
+        'responses growth',
+        fc.asyncProperty(
+          fc.constantFrom(
+            ...ENDPOINTS.filter((endpoint) => enumPlaces(endpoint.shape, endpoint.example).length),
+          ),
+          fc.dictionary(fc.constantFrom('x_new', 'v2_field'), fc.jsonValue({ maxDepth: 1 }), { minKeys: 1 }),
+          fc.infiniteStream(fc.string({ maxLength: 12 })),
+          async (endpoint, extra, values) => {
+            // Every enum place gets a value of its own, known or not.
+            let data = withExtras(endpoint.example, extra);
+            for (const place of enumPlaces(endpoint.shape, endpoint.example)) {
+              data = setAt(data, place.path, { set: values.next().value });
+            }
+            const body = envelope(data, endpoint.list ?? false);
+            const value = await endpoint.call(clientAnswering(JSON.stringify(body)));
+            expect(value).toEqual(JSON.parse(JSON.stringify(endpoint.list ? [data] : data)));
+          },
+        ),
+      ),
+    fuzzTimeout(2),
+  );
+
+  it('9 one item with a new status does not fail its list page: the others come through with it', async () => {
+    const items = [EXAMPLES.chat, { ...EXAMPLES.chat, permission_mode: 'plan' }, EXAMPLES.chat];
+    const body = {
+      ...envelope(EXAMPLES.chat, true),
+      data: items,
+      meta: { request_id: 'r', page: 1, size: 3, total: 3 },
+    };
+    const page = await clientAnswering(JSON.stringify(body)).chats.list();
+    expect(page.items.map((chat) => chat.permission_mode)).toEqual(['manual', 'plan', 'manual']);
+  });
 });
 
 describe('fuzz: error responses', () => {

@@ -74,7 +74,7 @@ for (const { name, start } of MOCK_TARGETS) {
       expectEchoed(again.metadata);
     });
 
-    it('4.1-4.6 hostile keys at the top and inside every request body change no prototype, and the mock goes on', async () => {
+    it('4.1-4.6 hostile keys at the top and inside every request body change no prototype, and are refused as unknown fields', async () => {
       const client = target.client();
       const skill = await client.skills.create({ name: 'Tone', instructions: 'Be brief.' });
       const chat = await client.chats.create({});
@@ -119,10 +119,15 @@ for (const { name, start } of MOCK_TARGETS) {
         });
         expect(reply.status, `${method} ${path}: ${JSON.stringify(reply.body)}`).toBeLessThan(500);
         expectNoPollution();
+        // Bodies are closed: the hostile keys are unknown fields, refused by name, and nothing is applied.
+        if (method === 'PATCH') {
+          expect(reply.status).toBe(422);
+          expect(JSON.stringify(reply.body)).toContain('__proto__');
+        }
       }
       await target.quiesce();
-      expect((await client.skills.get(skill.id)).name).toBe('n2');
-      expect((await client.chats.get(chat.id)).is_favorite).toBe(true);
+      expect((await client.skills.get(skill.id)).name).toBe('Tone');
+      expect((await client.chats.get(chat.id)).is_favorite).toBe(false);
     });
 
     it('4.5 an elicitation answered with a __proto__ key in its content: the model gets the data, nothing is polluted', async () => {

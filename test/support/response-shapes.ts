@@ -4,8 +4,8 @@ import { skill } from './fake-fetch.js';
 /**
  * The response shapes of api-v1.md section 2, written out from the spec on their own (not from the SDK's
  * schemas), with a valid example of each: the oracle of the response fuzzer. A value that breaks a shape
- * must be refused by the client; one that keeps it (unknown fields, absent optional ones) must come
- * through typed as the spec says.
+ * must be refused by the client; one that keeps it (unknown fields, absent optional ones, a value of an
+ * `enum` the spec does not list yet: shapes may grow, section 9) must come through typed as the spec says.
  */
 export type Shape =
   | { t: 'int' | 'number' | 'string' | 'bool' | 'uuid' | 'datetime' | 'any' | 'jsonObject' }
@@ -19,6 +19,8 @@ const int = { t: 'int' } as const;
 const string = { t: 'string' } as const;
 const bool = { t: 'bool' } as const;
 const datetime = { t: 'datetime' } as const;
+/** A string field whose values the service may extend: any string is accepted, anything else refused. */
+const openEnum = (...values: string[]): Shape => ({ t: 'enum', values });
 const nullable = (of: Shape): Shape => ({ t: 'nullable', of });
 const optional = (of: Shape): Shape => ({ t: 'optional', of });
 const array = (of: Shape): Shape => ({ t: 'array', of });
@@ -31,8 +33,8 @@ export const SKILL = object({
   description: string,
   instructions: string,
   icon: string,
-  level: { t: 'enum', values: ['personal', 'company', 'workspace'] },
-  visibility: { t: 'enum', values: ['public', 'private', 'shared'] },
+  level: openEnum('personal', 'company', 'workspace'),
+  visibility: openEnum('public', 'private', 'shared'),
   workspace_id: nullable(int),
   is_active: bool,
   created_at: datetime,
@@ -43,7 +45,7 @@ export const CHAT = object({
   id: { t: 'uuid' },
   name: nullable(string),
   is_favorite: bool,
-  permission_mode: { t: 'enum', values: ['manual', 'auto'] },
+  permission_mode: openEnum('manual', 'auto'),
   model_id: nullable(int),
   created_at: datetime,
   updated_at: datetime,
@@ -55,9 +57,9 @@ const TOOL_CALL = object({ tool_use_id: string, name: string, server: string, in
 const TURN_FIELDS = {
   id: int,
   chat_id: { t: 'uuid' },
-  role: { t: 'literal', value: 'assistant' },
+  role: openEnum('assistant'),
   content: string,
-  status: { t: 'enum', values: ['completed', 'cancelled', 'error', 'pending'] },
+  status: openEnum('completed', 'cancelled', 'error', 'pending'),
   usage: nullable(
     object({
       prompt_tokens: int,
@@ -89,14 +91,14 @@ export const MESSAGE = object({ ...TURN_FIELDS, prompt: string, created_at: date
 /** 2.5 */
 export const CATALOG = object({
   models: array(object({ id: int, name: string, code: string, type: string })),
-  permission_modes: array(string),
+  permission_modes: array(openEnum('manual', 'auto')),
   libraries: optional(array(object({ id: int, name: string }))),
   skills: optional(array(object({ id: int, name: string }))),
   connectors: optional(array(object({ id: int, name: string, display_name: string }))),
 });
 
 /** 4.5, 4.6, 4.1, 4.2 */
-export const ACTION_RESULT = object({ action_id: string, state: { t: 'literal', value: 'resolved' } });
+export const ACTION_RESULT = object({ action_id: string, state: openEnum('resolved') });
 export const CANCEL_RESULT = object({ chat_id: string, cancelled: bool });
 export const CHAT_DELETED = object({ id: { t: 'uuid' }, deleted: { t: 'literal', value: true } });
 export const SKILL_DELETED = object({ id: int });
@@ -191,7 +193,7 @@ export function wrongFor(shape: Shape): unknown[] {
     case 'datetime':
       return ['yesterday', '2026-13-01T00:00:00Z', '2026-11-22', 1_700_000_000, null];
     case 'enum':
-      return ['other', '', 1, null];
+      return [1, null, true, []];
     case 'literal':
       return [typeof shape.value === 'string' ? 'other' : false, null, 1];
     case 'nullable':
@@ -260,6 +262,11 @@ export function breakageArb(
     ...(place.required ? [{ path: place.path, change: { delete: true as const } }] : []),
   ]);
   return fc.constantFrom(...options);
+}
+
+/** The places of `value` that hold a value of an open enum. */
+export function enumPlaces(shape: Shape, value: unknown): Place[] {
+  return places(shape, value).filter((place) => place.shape.t === 'enum');
 }
 
 /** Unknown fields added to every object of a body: allowed (section 9), and kept or ignored. */

@@ -126,7 +126,10 @@ describe('typed interactions', () => {
   it('4.5 elicitation: accept checks content against requested_schema before sending, naming the field', async () => {
     const { client, posts } = service([start, PAYLOADS.elicitation!, done]);
     const interaction = (await firstInteraction(client)) as Elicitation;
-    const error = await interaction.accept({ name: 'x' }).catch((e: unknown) => e as ValidationError);
+    const error = await interaction.accept({ name: 'x' }).then(
+      () => undefined,
+      (e: unknown) => e as ValidationError,
+    );
     expect(error).toBeInstanceOf(ValidationError);
     expect(error?.field).toBe('content.email');
     await expect(interaction.accept({ email: { nested: true } } as never)).rejects.toThrow(/flat/);

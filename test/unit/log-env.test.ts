@@ -32,7 +32,7 @@ async function streamTurn(level: string | undefined, logger?: Logger) {
     fetch: mock.fetch,
     ...(logger && { logger }),
   });
-  const chat = await client.chats.create({ title: 'log' });
+  const chat = await client.chats.create({ name: 'log' });
   // A request that fails (404), so that the lines include an error status too.
   await client.skills.get(999).catch(() => undefined);
   await client.turns.stream(chat.id, { content: 'hi [[mock:words n=3]]' }).finalTurn();
