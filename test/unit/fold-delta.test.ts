@@ -123,6 +123,8 @@ describe('6 message.delta decoding', () => {
     ['{"replace":true,"text":"abc"}', 'abc', true],
     ['{ "text":"abc","replace":false}', 'abc', false],
     ['{"text":"abc","replace":false,"extra":1}', 'abc', false],
+    ['{"text":"\\\\","replace":false}', '\\', false],
+    ['{"text":"\\"","replace":true}', '"', true],
   ])('%s', (data, text, isReplace) => {
     const payload = delta(data);
     expect(payload.text).toBe(text);
@@ -136,6 +138,9 @@ describe('6 message.delta decoding', () => {
   });
 
   it('data that is not JSON breaks the stream, naming the event', () => {
+    expect(() => delta('{"text":"a","replace":false}junk')).toThrow(
+      'message.delta carried data that is not JSON',
+    );
     expect(() => delta('{"text":')).toThrow(StreamBreak);
     expect(() => delta('{"text":')).toThrow('message.delta carried data that is not JSON');
   });
