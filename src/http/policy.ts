@@ -39,37 +39,22 @@ export type Failure =
  */
 export type Reaction = 'retry' | 'poll' | 'read-outcome' | 'never';
 
-const NEVER = {
-  connection: 'never',
-  timeout: 'never',
-  rate_limited: 'never',
-  outage_503: 'never',
-  outage_other: 'never',
-  in_progress: 'never',
-  outcome_stored: 'never',
-  backend_down: 'never',
-  undelivered: 'never',
-  check_status: 'never',
-  other: 'never',
-} as const satisfies Record<Failure, Reaction>;
-
 /**
- * The table. A 429 was not processed, so every operation repeats it (honouring `Retry-After`). An outage
- * whose request never left (`retry_action: retry`) is safe to repeat (7, 7.5), except a turn's 502 or 504:
- * that is the key's stored outcome, and repeating the key would only replay it.
+ * The table; a failure a row does not name is never retried. A 429 was not processed, so every operation
+ * repeats it (honouring `Retry-After`). An outage whose request never left (`retry_action: retry`) is safe
+ * to repeat (7, 7.5), except a turn's 502 or 504: that is the key's stored outcome, and repeating the key
+ * would only replay it.
  */
-export const POLICY: Readonly<Record<OperationKind, Readonly<Record<Failure, Reaction>>>> = {
+export const POLICY: Readonly<Record<OperationKind, Readonly<Partial<Record<Failure, Reaction>>>>> = {
   read: {
-    ...NEVER,
     connection: 'retry',
     timeout: 'retry',
     rate_limited: 'retry',
     outage_503: 'retry',
     outage_other: 'retry',
   },
-  write: { ...NEVER, rate_limited: 'retry', outage_503: 'retry', outage_other: 'retry' },
+  write: { rate_limited: 'retry', outage_503: 'retry', outage_other: 'retry' },
   turn: {
-    ...NEVER,
     connection: 'retry',
     timeout: 'retry',
     rate_limited: 'retry',
@@ -78,7 +63,6 @@ export const POLICY: Readonly<Record<OperationKind, Readonly<Record<Failure, Rea
     outcome_stored: 'read-outcome',
   },
   answer: {
-    ...NEVER,
     connection: 'retry',
     timeout: 'retry',
     rate_limited: 'retry',
@@ -87,7 +71,6 @@ export const POLICY: Readonly<Record<OperationKind, Readonly<Record<Failure, Rea
     backend_down: 'retry',
   },
   cancel: {
-    ...NEVER,
     connection: 'retry',
     timeout: 'retry',
     rate_limited: 'retry',
@@ -135,5 +118,5 @@ function storesOutcome(error: ApiError): boolean {
 
 /** How `kind` meets `error`. */
 export function reactionTo(kind: OperationKind, error: unknown): Reaction {
-  return POLICY[kind][failureOf(error)];
+  return POLICY[kind][failureOf(error)] ?? 'never';
 }

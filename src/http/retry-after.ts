@@ -4,8 +4,7 @@
  * as it is: the retry policy refuses to wait that long, it never reaches a timer.
  */
 export function parseRetryAfter(header: string | null, now: number = Date.now()): number | undefined {
-  const text = header?.trim();
-  if (!text) return undefined;
+  const text = header?.trim() ?? '';
   if (/^[\d.eE+-]+$/.test(text)) {
     const seconds = Number(text);
     return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;

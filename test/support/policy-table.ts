@@ -42,7 +42,7 @@ export function renderPolicyTable(): string {
     row(['failure', ...kinds.map((kind) => KIND_LABELS[kind])]),
     row(['---', ...kinds.map(() => '---')]),
     ...failures.map((failure) =>
-      row([FAILURE_LABELS[failure], ...kinds.map((kind) => REACTION_TEXT[POLICY[kind][failure]])]),
+      row([FAILURE_LABELS[failure], ...kinds.map((kind) => REACTION_TEXT[POLICY[kind][failure] ?? 'never'])]),
     ),
   ].join('\n');
 }

@@ -91,6 +91,18 @@ describe('7 a non-2xx response as an ApiError', () => {
     );
   });
 
+  it.each([
+    ['api_v1_action_result_unknown', 'do not resend'],
+    ['api_v1_action_not_pending', 'do not retry'],
+    ['api_v1_action_not_found', 'belongs to another credential'],
+    ['api_v1_turn_in_progress', 'repeat with the same key later'],
+    ['api_v1_chat_busy', 'wait for it or cancel it'],
+  ])('7 %s carries its advice', (code, advice) => {
+    expect(apiFailure(409, { message_code: code, message: 'm' }, null).message).toMatch(
+      new RegExp(`^409 ${code}: m \\(.*${advice}.*\\)$`),
+    );
+  });
+
   it('an empty body (a load balancer) is an ApiError http_<status>, with its Retry-After', () => {
     const error = apiFailure(503, undefined, '7') as ApiError;
     expect(error).toBeInstanceOf(ApiError);

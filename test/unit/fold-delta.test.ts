@@ -123,6 +123,8 @@ describe('6 message.delta decoding', () => {
     ['{"replace":true,"text":"abc"}', 'abc', true],
     ['{ "text":"abc","replace":false}', 'abc', false],
     ['{"text":"abc","replace":false,"extra":1}', 'abc', false],
+    ['{"text":"\\\\","replace":false}', '\\', false],
+    ['{"text":"\\"","replace":true}', '"', true],
   ])('%s', (data, text, isReplace) => {
     const payload = delta(data);
     expect(payload?.text).toBe(text);
@@ -136,12 +138,14 @@ describe('6 message.delta decoding', () => {
   });
 
   it('data that is not JSON is left to the full decoder, which names the problem', () => {
-    expect(delta('{"text":')).toBeUndefined();
-    expect(decode({ event: 'message.delta', data: '{"text":' })).toMatchObject({
-      name: 'off_schema',
-      event: 'message.delta',
-      problem: 'data is not JSON',
-    });
+    for (const data of ['{"text":', '{"text":"a","replace":false}junk']) {
+      expect(delta(data)).toBeUndefined();
+      expect(decode({ event: 'message.delta', data })).toMatchObject({
+        name: 'off_schema',
+        event: 'message.delta',
+        problem: 'data is not JSON',
+      });
+    }
   });
 
   it.each([

@@ -97,6 +97,8 @@ describe('the retry policy: which failure an error is', () => {
     ],
     ['bad input', new ValidationError([{ field: 'a', message: 'b' }]), 'other'],
     ['something else thrown', new TypeError('bug'), 'other'],
+    ['nothing at all', undefined, 'other'],
+    ['null', null, 'other'],
   ])('%s', (_, error, failure) => {
     expect(failureOf(error)).toBe(failure);
   });
@@ -268,6 +270,13 @@ describe('Retry-After', () => {
   it('an HTTP date, counted from now; a past date is 0', () => {
     expect(parseRetryAfter('Tue, 24 Nov 2026 00:00:30 GMT', now)).toBe(30_000);
     expect(parseRetryAfter('Mon, 23 Nov 2026 23:00:00 GMT', now)).toBe(0);
+  });
+
+  it('an HTTP date in another form RFC 9110 accepts: without the weekday, or asctime', () => {
+    expect(parseRetryAfter('24 Nov 2026 00:00:30 GMT', now)).toBe(30_000);
+    const asctime = 'Tue Nov 24 00:00:30 2026';
+    const at = Date.parse(asctime);
+    expect(parseRetryAfter(asctime, at - 30_000)).toBe(30_000);
   });
 
   it('a huge value is returned as it is, for the policy to refuse', () => {

@@ -211,13 +211,14 @@ describe('the waits between attempts (fake timers, real values)', () => {
   it('an abort after the last attempt succeeded is still an AbortError', async () => {
     const controller = new AbortController();
     const attempt = async () => {
-      controller.abort();
+      controller.abort('why');
       return 'done';
     };
     const run = settle(retrying(attempt, scope({ signal: controller.signal })));
     await vi.advanceTimersByTimeAsync(0);
     expect(run.error).toBeInstanceOf(AbortError);
     expect((run.error as Error).message).toBe('the request was aborted by its signal');
+    expect((run.error as Error).cause).toBe('why');
   });
 
   it('7.3 polling a running key backs off up to maxDelayMs and no further, without using maxRetries', async () => {
