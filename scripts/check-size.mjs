@@ -16,7 +16,7 @@ const root = resolve(fileURLToPath(import.meta.url), '../..');
 export const BUDGETS = [
   {
     name: 'Client + turns.stream',
-    maxGzip: 25_000,
+    maxGzip: 25_500,
     code: `import { Client } from 'convo-sdk';
 const client = new Client({ baseUrl: 'https://api.example.com', token: 'token' });
 for await (const event of client.turns.stream('3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d', { content: 'Hello' })) {

@@ -1,12 +1,12 @@
 import type { Schema } from '@cfworker/json-schema';
 import type { PlainIssue } from './issues.js';
-import { schemaHazards } from './schema-guard.js';
 
 /**
  * The JSON Schema validator is loaded by the first check, not on import: most apps never answer an
  * elicitation, and it would be a quarter of a browser bundle that streams turns.
  */
 let validator: Promise<typeof import('@cfworker/json-schema')> | undefined;
+let guard: Promise<typeof import('./schema-guard.js')> | undefined;
 
 const PRIMITIVE = new Set(['string', 'number', 'boolean']);
 
@@ -30,8 +30,10 @@ export async function elicitationIssues(
       });
     }
   }
-  // A hostile schema is refused before it reaches the validator (it would recurse or backtrack unbounded).
-  const hazards = schemaHazards(requestedSchema);
+  // A hostile schema is refused before it reaches the validator (it would recurse or backtrack unbounded);
+  // the guard, like the validator, is loaded by the first check.
+  guard ??= import('./schema-guard.js');
+  const hazards = (await guard).schemaHazards(requestedSchema);
   if (hazards.length > 0) return [...issues, ...hazards];
   validator ??= import('@cfworker/json-schema');
   const { Validator } = await validator;
