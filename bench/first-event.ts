@@ -1,6 +1,6 @@
 // Benchmark 2: time from enqueueing one event to the consumer having it, while the body stays open.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client, TurnStream, type TurnStreamEvent } from 'convo-sdk';
+import { Client, RelayedTurnStream, type TurnStreamEvent } from 'convo-sdk';
 import { type BenchResult, emit } from './lib/result.ts';
 import { CHAT, completedEvent, startEvent } from './lib/sse.ts';
 import { median, progress, summarize } from './lib/stats.ts';
@@ -36,7 +36,9 @@ async function sample(side: Side): Promise<number> {
   let delivered: Promise<number>;
   if (side !== 'reader') {
     const events =
-      side === 'client' ? viaClient(body) : TurnStream.fromReadableStream(body)[Symbol.asyncIterator]();
+      side === 'client'
+        ? viaClient(body)
+        : RelayedTurnStream.fromReadableStream(body)[Symbol.asyncIterator]();
     delivered = events.next().then((next) => {
       if (next.done || next.value.type !== 'start') throw new Error('expected the start event');
       return performance.now() - enqueuedAt;
@@ -65,7 +67,7 @@ async function sample(side: Side): Promise<number> {
 /** Warms both paths up with whole turns read without a pause: the figure is that of a process already serving. */
 async function warmUp(): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    await TurnStream.fromReadableStream(new Blob([first, last]).stream()).finalTurn();
+    await RelayedTurnStream.fromReadableStream(new Blob([first, last]).stream()).finalTurn();
     const events = viaClient(new Blob([first, last]).stream());
     while (!(await events.next()).done);
   }
@@ -109,7 +111,7 @@ async function main(): Promise<BenchResult> {
       ),
       row(
         'turnstream',
-        `enqueue → TurnStream.fromReadableStream consumer, body held open ${HOLD_MS} ms`,
+        `enqueue → RelayedTurnStream.fromReadableStream consumer, body held open ${HOLD_MS} ms`,
         '(reference)',
       ),
     ],

@@ -1,6 +1,6 @@
 // Benchmark 6: 1,000,000 deltas through TurnStream; the live heap, measured after a full GC at checkpoints,
 // should grow with the text and nothing else. Needs --expose-gc.
-import { TurnStream } from 'convo-sdk';
+import { RelayedTurnStream } from 'convo-sdk';
 import { type BenchResult, emit } from './lib/result.ts';
 import { completedEvent, deltaText, sseEvent, startEvent } from './lib/sse.ts';
 import { mb, progress } from './lib/stats.ts';
@@ -61,11 +61,13 @@ const flatBytesPerChar = (text: string) => ([...text].some((c) => c.charCodeAt(0
 
 async function main(): Promise<BenchResult> {
   // Compile the paths first, so that code is not counted as growth.
-  await TurnStream.fromReadableStream(new Blob([startEvent(), completedEvent('')]).stream()).finalTurn();
+  await RelayedTurnStream.fromReadableStream(
+    new Blob([startEvent(), completedEvent('')]).stream(),
+  ).finalTurn();
   const base = heap();
   const checkpoints: Checkpoint[] = [];
   let peak = 0;
-  const stream = TurnStream.fromReadableStream(
+  const stream = RelayedTurnStream.fromReadableStream(
     body((deltas, chars) => {
       const live = heap() - base;
       checkpoints.push({ deltas, chars, live });

@@ -105,7 +105,7 @@ async function main(): Promise<BenchResult> {
       },
       {
         benchmark: '1 stream throughput',
-        figure: 'TurnStream.fromReadableStream (validate + fold) vs hand-written splitter',
+        figure: 'RelayedTurnStream.fromReadableStream (validate + fold) vs hand-written splitter',
         versus: '(a) vs (c)',
         ratio: turnstream,
         value: `${ms('turnstream')} vs ${ms('splitter')}`,

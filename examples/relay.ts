@@ -1,10 +1,10 @@
 // Relaying a turn from your server to a browser: the token stays on the server. The server sends
-// `stream.toReadableStream()` as the response body; the page reads it with `TurnStream.fromReadableStream`
+// `stream.toReadableStream()` as the response body; the page reads it with `RelayedTurnStream.fromReadableStream`
 // and folds it exactly as the server did (a recovery on the server reaches the page as one `resumed` event).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import { Client, TurnStream } from 'convo-sdk';
+import { Client, RelayedTurnStream } from 'convo-sdk';
 
 const client = new Client();
 
@@ -22,7 +22,7 @@ const relayUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
 // --- the page (the same code runs in a browser, with convo-sdk bundled) ----------------------------
 const response = await fetch(`${relayUrl}/?q=${encodeURIComponent('Explain relays. [[mock:words n=8]]')}`);
-const turn = TurnStream.fromReadableStream(response.body!);
+const turn = RelayedTurnStream.fromReadableStream(response.body!);
 turn.on('text', (_delta, snapshot) => {
   // document.querySelector('#answer').textContent = snapshot;
   process.stdout.write(`\r${snapshot}`);

@@ -1,11 +1,11 @@
 // The readers of benchmark 1: each reads an SSE turn body and returns the folded answer.
-import { Client, TurnStream } from 'convo-sdk';
+import { Client, RelayedTurnStream } from 'convo-sdk';
 import { createParser } from 'eventsource-parser';
 import { CHAT } from './sse.ts';
 
 /** (a) The SDK: SSE parsing, contract validation of every event, folding, typed events. */
 export async function viaTurnStream(body: ReadableStream<Uint8Array>): Promise<string> {
-  const stream = TurnStream.fromReadableStream(body);
+  const stream = RelayedTurnStream.fromReadableStream(body);
   let deltas = 0;
   for await (const event of stream) if (event.type === 'delta') deltas++;
   if (deltas === 0) throw new Error('no delta');

@@ -3,7 +3,7 @@ import { LIMITS } from '../contract/limits.js';
 import { type ClassifiedPayload, classify } from './classify.js';
 
 /**
- * An interaction read from a relay (`TurnStream.fromReadableStream`): its data only, typed by `kind`. It
+ * An interaction read from a relay (`RelayedTurnStream.fromReadableStream`): its data only, typed by `kind`. It
  * has no answer methods: the server that holds the client answers it (`client.actions` with `action_id`).
  */
 export type RelayedInteraction = ClassifiedPayload & {

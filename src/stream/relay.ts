@@ -41,7 +41,7 @@ function toWire(event: StreamEvent<Relayable>): [string, unknown] {
 
 /**
  * Encodes what a reader sees (the deltas after reconciliation, not the raw ones) as SSE, so that a browser
- * reading it with `TurnStream.fromReadableStream` folds exactly the same text.
+ * reading it with `RelayedTurnStream.fromReadableStream` folds exactly the same text.
  */
 export function encodeEvents(events: AsyncIterable<StreamEvent<Relayable>>): ReadableStream<Uint8Array> {
   const iterator = events[Symbol.asyncIterator]();

@@ -7,7 +7,7 @@ import { type Interaction, toInteraction } from '../interactions/kinds.js';
 import { StreamState } from '../stream/map.js';
 import { TurnCall } from './call.js';
 import { httpTurnEvents } from './connect.js';
-import { type RunHandlers, runTurn } from './run.js';
+import type { RunHandlers } from './run.js';
 import { TurnStream } from './turn-stream.js';
 
 /** Options of a turn call: a request's options and the turn's `Idempotency-Key`. */
@@ -107,8 +107,12 @@ export function openTurnStream(
   });
 }
 
-/** Opens a streamed turn and answers its interactions through `handlers` (see `runTurn`). */
-export function runTurnStream(setup: TurnSetup & { options: RunHandlers }): Promise<Turn> {
+/**
+ * Opens a streamed turn and answers its interactions through `handlers` (see `runTurn`). The loop is loaded
+ * by the first `run`, not on import: an app that only streams does not ship it.
+ */
+export async function runTurnStream(setup: TurnSetup & { options: RunHandlers }): Promise<Turn> {
+  const { runTurn } = await import('./run.js');
   const call = new TurnCall(setup.chatId, setup.options.idempotencyKey);
   return runTurn(openTurnStream(setup, call), call, setup.options, setup.transport.logger);
 }

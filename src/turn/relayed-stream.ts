@@ -10,7 +10,7 @@ import { EventStream } from './event-stream.js';
 /** Every event a relayed stream yields: interactions are data, answered on the server. */
 export type RelayedStreamEvent = StreamEvent<RelayedInteraction>;
 
-/** Options of `TurnStream.fromReadableStream`. */
+/** Options of `RelayedTurnStream.fromReadableStream`. */
 export interface RelayReadOptions {
   /** No event (not even a ping) for this long means the relay is dead (default 45,000 ms). */
   idleTimeout?: number | undefined;
@@ -23,12 +23,18 @@ export interface RelayReadOptions {
 }
 
 /**
- * A turn read from a relay (`TurnStream.fromReadableStream`): the same events and text as the server's
+ * A turn read from a relay (`RelayedTurnStream.fromReadableStream`): the same events and text as the server's
  * stream, but it has no key, cannot cancel, and its interactions carry data only.
  */
 export class RelayedTurnStream extends EventStream<RelayedInteraction> {
-  /** @internal Use `TurnStream.fromReadableStream()`. */
-  static read(stream: ReadableStream<Uint8Array>, options: RelayReadOptions): RelayedTurnStream {
+  /**
+   * Reads a turn relayed by `toReadableStream()` (for instance in a browser); folds it the same way. A
+   * static of its own class, so that an app that never reads a relay does not ship this one.
+   */
+  static fromReadableStream(
+    stream: ReadableStream<Uint8Array>,
+    options: RelayReadOptions = {},
+  ): RelayedTurnStream {
     const state = new StreamState({
       pings: options.pings ?? false,
       logger: options.logger,

@@ -4,7 +4,6 @@ import type { ActionRequiredEventOf, ErrorEvent, StreamEvent } from '../stream/e
 import type { TurnCall } from './call.js';
 import { TurnError } from './errors.js';
 import { EventStream, type StreamListeners } from './event-stream.js';
-import { RelayedTurnStream, type RelayReadOptions } from './relayed-stream.js';
 
 /** Every event a live `TurnStream` yields, discriminated by `type`. */
 export type TurnStreamEvent = StreamEvent<Interaction>;
@@ -47,14 +46,6 @@ export class TurnStream extends EventStream<Interaction> {
     this.#call = call;
     this.#controls = controls;
     this.idempotencyKey = call.idempotencyKey;
-  }
-
-  /** Reads a turn relayed by `toReadableStream()` (for instance in a browser); folds it the same way. */
-  static fromReadableStream(
-    stream: ReadableStream<Uint8Array>,
-    options: RelayReadOptions = {},
-  ): RelayedTurnStream {
-    return RelayedTurnStream.read(stream, options);
   }
 
   /** The chat of the turn. */

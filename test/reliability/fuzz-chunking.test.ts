@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type RelayedStreamEvent, TurnStream } from '../../src/index.js';
+import { type RelayedStreamEvent, RelayedTurnStream } from '../../src/index.js';
 import { fuzz, fuzzTimeout } from '../support/fuzz.js';
 import {
   bodyOf,
@@ -19,7 +19,7 @@ const encoder = new TextEncoder();
 const PLAIN = { eol: '\n', bom: false, comments: false, tight: false } as const;
 
 async function read(chunks: Uint8Array[]): Promise<RelayedStreamEvent[]> {
-  const stream = TurnStream.fromReadableStream(bodyOf(chunks), { pings: true });
+  const stream = RelayedTurnStream.fromReadableStream(bodyOf(chunks), { pings: true });
   const events: RelayedStreamEvent[] = [];
   for await (const event of stream) events.push(event);
   return events;

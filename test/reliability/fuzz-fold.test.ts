@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RelayedStreamEvent, TurnStream, type TurnStreamEvent } from '../../src/index.js';
+import { type RelayedStreamEvent, RelayedTurnStream, type TurnStreamEvent } from '../../src/index.js';
 import type { FakeModel, InteractionAnswer, ModelAction } from '../../src/mock/index.js';
 import { fuzz, fuzzTimeout } from '../support/fuzz.js';
 import { fetchTarget, type MockTarget } from '../support/mock-targets.js';
@@ -37,9 +37,12 @@ describe('fuzz: folding deltas, replaces, steps, pings and interactions', () => 
           // Sometimes the terminal event says something else than the deltas: it wins, in one change.
           const content = divergent === undefined ? model : divergent;
           const wire = turnWire(ops, { kind: 'completed', content });
-          const stream = TurnStream.fromReadableStream(bodyOf([encoder.encode(encodeSse(wire, PLAIN))]), {
-            pings: true,
-          });
+          const stream = RelayedTurnStream.fromReadableStream(
+            bodyOf([encoder.encode(encodeSse(wire, PLAIN))]),
+            {
+              pings: true,
+            },
+          );
           const events: RelayedStreamEvent[] = [];
           for await (const event of stream) events.push(event);
 

@@ -7,8 +7,8 @@ import {
   InteractionExpiredError,
   type Logger,
   type RelayedInteraction,
+  RelayedTurnStream,
   ToolApproval,
-  TurnStream,
   ValidationError,
 } from '../../src/index.js';
 import { fail, ok } from '../support/fake-fetch.js';
@@ -214,7 +214,9 @@ describe('typed interactions', () => {
   });
 
   it('an interaction read from a relay is data, typed by kind, with no answer methods (answer it on the server)', async () => {
-    const relayed = TurnStream.fromReadableStream(sseResponse(sseText([start, PAYLOADS.plan!, done])).body!);
+    const relayed = RelayedTurnStream.fromReadableStream(
+      sseResponse(sseText([start, PAYLOADS.plan!, done])).body!,
+    );
     const plans: RelayedInteraction[] = [];
     for await (const event of relayed) if (event.type === 'action_required') plans.push(event.interaction);
     const [plan] = plans;

@@ -3,10 +3,10 @@ import {
   AbortError,
   ApiError,
   Client,
+  RelayedTurnStream,
   type StreamEvent,
   StreamInterruptedError,
   TurnError,
-  TurnStream,
 } from '../../src/index.js';
 import { fail, fakeFetch } from '../support/fake-fetch.js';
 import { CHAT, finished, sseResponse, sseText, turnEvents, type WireEvent } from '../support/sse.js';
@@ -183,7 +183,7 @@ describe('turns.stream', () => {
   it('toReadableStream -> fromReadableStream relays the same events and folds to the same text', async () => {
     const { fetch } = fakeFetch(sseResponse(sseText(turnEvents(['Hel', 'lo', ['Hi', true], ' there']))));
     const [direct, relayed] = client(fetch).turns.stream(CHAT, { content: 'x' }).tee();
-    const browser = TurnStream.fromReadableStream(relayed.toReadableStream());
+    const browser = RelayedTurnStream.fromReadableStream(relayed.toReadableStream());
     const [expected, got] = await Promise.all([collect(direct), collect(browser)]);
     expect(got).toEqual(expected);
     expect(browser.text).toBe('Hi there');
@@ -218,7 +218,7 @@ describe('turns.stream recovery', () => {
     const whole = turnEvents(['one ', 'two ', 'three'], 'one two three');
     const { fetch } = fakeFetch(sseResponse(sseText(whole.slice(0, 3))), sseResponse(sseText(whole)));
     const [direct, relayed] = client(fetch).turns.stream(CHAT, { content: 'x' }).tee();
-    const browser = TurnStream.fromReadableStream(relayed.toReadableStream());
+    const browser = RelayedTurnStream.fromReadableStream(relayed.toReadableStream());
     const [expected, got] = await Promise.all([collect(direct), collect(browser)]);
     expect(got).toEqual(expected);
     expect(
