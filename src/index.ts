@@ -85,7 +85,13 @@ export {
   type ValidationIssue,
 } from './errors.js';
 export { ApiPromise, type WithResponse } from './http/api-promise.js';
-export type { BeforeErrorHook, BeforeRetryHook, Hooks } from './http/hooks.js';
+export type {
+  AfterResponseHook,
+  BeforeErrorHook,
+  BeforeRequestHook,
+  BeforeRetryHook,
+  Hooks,
+} from './http/hooks.js';
 export { Page, PagePromise } from './http/page.js';
 export type { RetryInfo } from './http/policy-run.js';
 export type { Logger, RequestOptions } from './http/transport.js';

@@ -1,6 +1,23 @@
-import type { AfterResponseHook, BeforeRequestHook } from 'ky';
 import type { ConvoError } from '../errors.js';
 import type { RetryInfo } from './policy-run.js';
+
+/**
+ * ky's `beforeRequest`: gets the `Request` about to leave; may change it, or return another `Request`, or a
+ * `Response` to answer it without sending. Declared here (ky passes more) so the SDK's types need no ky.
+ */
+export type BeforeRequestHook = (state: {
+  request: Request;
+  retryCount: number;
+  // biome-ignore lint/suspicious/noConfusingVoidType: a hook that only changes the request returns nothing.
+}) => Request | Response | void | Promise<Request | Response | void>;
+
+/** ky's `afterResponse`: gets each `Response` (and its `Request`); may return another `Response` to use. */
+export type AfterResponseHook = (state: {
+  request: Request;
+  response: Response;
+  retryCount: number;
+  // biome-ignore lint/suspicious/noConfusingVoidType: a hook that only reads the response returns nothing.
+}) => Response | void | Promise<Response | void>;
 
 /** Runs before each retry the SDK makes, with what `onRetry` gets: the error, the attempt, the delay. */
 export type BeforeRetryHook = (state: RetryInfo) => void;

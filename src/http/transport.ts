@@ -181,7 +181,8 @@ export class Transport {
 
   /** Builds the client's ky instance; ky's own retry, timeout, redirects and status errors are off. */
   async #create(): Promise<KyInstance> {
-    const { default: ky } = await (loadKy ??= import('ky'));
+    loadKy ??= import('ky');
+    const { default: ky } = await loadKy;
     const settings = this.#settings;
     const headers = new Headers(settings.headers);
     headers.set('authorization', `Bearer ${settings.token}`);
