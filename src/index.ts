@@ -96,13 +96,7 @@ export { Page, PagePromise } from './http/page.js';
 export type { RetryInfo } from './http/policy-run.js';
 export type { Logger, RequestOptions } from './http/transport.js';
 export type { ClassifiedPayload } from './interactions/classify.js';
-export {
-  type AnswerContext,
-  type AnswerEndpoint,
-  type AnswerSender,
-  BaseInteraction,
-  InteractionExpiredError,
-} from './interactions/interaction.js';
+export { BaseInteraction, InteractionExpiredError } from './interactions/interaction.js';
 export {
   AuthRequired,
   Elicitation,
@@ -133,6 +127,7 @@ export type {
   UnknownEvent,
 } from './stream/events.js';
 export { isTerminal } from './stream/events.js';
+export type { Relayable } from './stream/relay.js';
 export {
   RelayedTurnError,
   StreamInterruptedError,
