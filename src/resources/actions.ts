@@ -95,12 +95,7 @@ export class Actions extends Resource {
         return (await this.transport.attempt(call, attempt)).data;
       } catch (error) {
         if (lost && error instanceof ApiError && error.is('api_v1_action_not_pending')) {
-          this.transport.logger?.warn?.(
-            'a resent answer found the interaction resolved: the lost send applied',
-            {
-              path,
-            },
-          );
+          this.transport.logger?.warn?.('the lost answer applied: its resend found it resolved', { path });
           return { action_id: (body as { action_id: string }).action_id, state: 'resolved' };
         }
         lost ||= error instanceof ConnectionError || error instanceof TimeoutError;
