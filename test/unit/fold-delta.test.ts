@@ -138,6 +138,9 @@ describe('6 message.delta decoding', () => {
   });
 
   it('data that is not JSON breaks the stream, naming the event', () => {
+    expect(() => delta('x{"text":"a","replace":false}')).toThrow(
+      'message.delta carried data that is not JSON',
+    );
     expect(() => delta('{"text":"a","replace":false}junk')).toThrow(
       'message.delta carried data that is not JSON',
     );
