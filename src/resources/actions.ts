@@ -104,12 +104,7 @@ export class Actions extends Resource {
           return await this.transport.attempt(call, attempt);
         } catch (error) {
           if (lost && error instanceof ApiError && error.is('api_v1_action_not_pending')) {
-            this.transport.logger?.warn?.(
-              'a resent answer found the interaction resolved: the lost send applied',
-              {
-                path,
-              },
-            );
+            this.transport.logger?.warn?.('the lost answer applied: its resend found it resolved', { path });
             return resolvedByLostSend((body as { action_id: string }).action_id, error);
           }
           lost ||= error instanceof ConnectionError || error instanceof TimeoutError;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
+import { plainIssues } from '../../src/contract/issues.js';
 import { apiFailure, fetchFailure, schemaFailure } from '../../src/http/errors.js';
 import {
   AbortError,
@@ -145,7 +146,8 @@ describe('a response off the contract as a ResponseValidationError', () => {
     expect(error.path).toBe('data.items.0.id');
     expect(error.body).toBe(body);
     expect(error.status).toBe(200);
-    expect(error.message).toMatch(/^response does not match the contract at data\.items\.0\.id: /);
+    const [issue] = plainIssues(issues(body).issues);
+    expect(error.message).toBe(`response does not match the contract at data.items.0.id: ${issue!.message}`);
   });
 
   it('a whole-body mismatch names only the prefix, or the root without one', () => {

@@ -138,7 +138,7 @@ describe('6 message.delta decoding', () => {
   });
 
   it('data that is not JSON is left to the full decoder, which names the problem', () => {
-    for (const data of ['{"text":', '{"text":"a","replace":false}junk']) {
+    for (const data of ['{"text":', '{"text":"a","replace":false}junk', 'x{"text":"a","replace":false}']) {
       expect(delta(data)).toBeUndefined();
       expect(decode({ event: 'message.delta', data })).toMatchObject({
         name: 'off_schema',

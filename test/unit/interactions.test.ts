@@ -299,7 +299,7 @@ describe('turns.run', () => {
     [
       'lost, then found resolved by the resend',
       [new TypeError('fetch failed'), fail(409, 'api_v1_action_not_pending')],
-      'a resent answer found the interaction resolved: the lost send applied',
+      'the lost answer applied: its resend found it resolved',
     ],
     [
       'resolved by another request',
