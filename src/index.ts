@@ -95,6 +95,7 @@ export { Chats } from './resources/chats.js';
 export { Skills } from './resources/skills.js';
 export { Turns } from './resources/turns.js';
 export { UnreadableTerminalError } from './stream/errors.js';
+
 export type {
   ActionRequiredEventOf,
   CancelledEvent,
@@ -111,6 +112,7 @@ export type {
   UnknownEvent,
 } from './stream/events.js';
 export { isTerminal } from './stream/events.js';
+export type { Relayable } from './stream/relay.js';
 export {
   RelayedTurnError,
   StreamInterruptedError,

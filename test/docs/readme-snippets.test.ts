@@ -40,6 +40,7 @@ function withImports(code: string): string {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('README', () => {
+  // One tsc run over every snippet: a few seconds alone, past the default timeout on a busy machine.
   it('every TypeScript snippet type-checks against the SDK', () => {
     const blocks = snippets();
     expect(blocks.length).toBeGreaterThan(10);
@@ -63,5 +64,5 @@ describe('README', () => {
     } catch (error) {
       throw new Error(`README snippets do not compile:\n${(error as { stdout?: string }).stdout ?? error}`);
     }
-  });
+  }, 120_000);
 });
