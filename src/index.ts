@@ -111,6 +111,7 @@ export { Chats } from './resources/chats.js';
 export { Skills } from './resources/skills.js';
 export { Turns } from './resources/turns.js';
 export { UnreadableTerminalError } from './stream/errors.js';
+
 export type {
   ActionRequiredEventOf,
   CancelledEvent,
