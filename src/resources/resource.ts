@@ -40,7 +40,7 @@ export abstract class Resource {
     return new PagePromise(() => fetch(query.page ?? 1));
   }
 
-  /** Runs `send` (checks, then one call) as an `ApiPromise`: a check that throws rejects it. */
+  /** @internal Runs `send` (checks, then one call) as an `ApiPromise`: a check that throws rejects it. */
   protected call<T>(send: () => Promise<Result<T>>): ApiPromise<T> {
     return new ApiPromise(send());
   }
