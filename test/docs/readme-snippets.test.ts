@@ -64,5 +64,5 @@ describe('README', () => {
     } catch (error) {
       throw new Error(`README snippets do not compile:\n${(error as { stdout?: string }).stdout ?? error}`);
     }
-  }, 120_000);
+  });
 });
