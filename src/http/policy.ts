@@ -120,3 +120,13 @@ function storesOutcome(error: ApiError): boolean {
 export function reactionTo(kind: OperationKind, error: unknown): Reaction {
   return POLICY[kind][failureOf(error)] ?? 'never';
 }
+
+/**
+ * Whether an interaction may be resolved after its answer failed this way: no response came back even to
+ * the resends, or the service says the outcome is unknown or already settled (7.5). The turn's stream then
+ * says what happened, so a handler loop follows it rather than cancelling the turn.
+ */
+export function answerMayHaveApplied(error: unknown): boolean {
+  const failure = failureOf(error);
+  return failure === 'connection' || failure === 'timeout' || failure === 'check_status';
+}

@@ -1,5 +1,5 @@
 import type { Turn } from '../contract/turn.js';
-import { ApiError, ConnectionError, TimeoutError } from '../errors.js';
+import { answerMayHaveApplied } from '../http/policy.js';
 import type { Logger } from '../http/transport.js';
 import type {
   AuthRequired,
@@ -47,7 +47,7 @@ export interface RunHandlers {
  * Reads `stream` to its end, answering each interaction through its handler. A handler that throws (or an
  * answer the service refuses) cancels the turn cleanly: the stream is read to its `cancelled` end, then the
  * error is thrown. An answer that may have been applied is not a reason to cancel: the stream says what the
- * turn did (see `mayHaveApplied`).
+ * turn did (see `answerMayHaveApplied` in the retry policy).
  */
 export async function runTurn(
   stream: TurnStream,
@@ -63,7 +63,7 @@ export async function runTurn(
     try {
       await answer(event.interaction, handlers, stream);
     } catch (error) {
-      if (mayHaveApplied(error)) {
+      if (answerMayHaveApplied(error)) {
         logger?.warn?.('an answer may have been applied; following the stream', {
           action_id: event.interaction.action_id,
         });
@@ -78,19 +78,6 @@ export async function runTurn(
   // An answer's error is an error of this turn call: it says where the turn is like every other one.
   if (failure) throw call.stamp(failure.error);
   return stream.finalTurn();
-}
-
-/**
- * An answer error after which the interaction may be resolved: its outcome is unknown (7.5), it was
- * already resolved (by a resend after a lost response, or by another request), or no response came back
- * even to the resends.
- */
-function mayHaveApplied(error: unknown): boolean {
-  if (error instanceof ConnectionError || error instanceof TimeoutError) return true;
-  return (
-    error instanceof ApiError &&
-    (error.code === 'api_v1_action_result_unknown' || error.code === 'api_v1_action_not_pending')
-  );
 }
 
 async function answer(interaction: Interaction, handlers: RunHandlers, stream: TurnStream): Promise<unknown> {
