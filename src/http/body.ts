@@ -1,9 +1,9 @@
 import { ResponseTooLargeError } from '../errors.js';
 
 /**
- * Default `maxResponseBytes`: 32 MiB. The largest legal response is a page of 200 skills whose 12,000-character
- * instructions are all JSON-escaped control characters (6 bytes each): about 14.4 MB with the other fields,
- * so more than twice that fits.
+ * Default `maxResponseBytes`: 32 MiB. The largest legal response is a page of 200 skills whose instructions,
+ * names and descriptions are at their limits in JSON-escaped control characters (6 bytes each): about
+ * 15.4 MB, so twice that fits.
  */
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
