@@ -39,7 +39,7 @@ test(`msw ${msw}: a streamed turn arrives delta by delta, the tool is approved a
 });
 
 test(`msw ${msw}: a synchronous turn and an API error pass through unchanged`, async () => {
-  const chat = await client.chats.create({ title: 'msw' });
+  const chat = await client.chats.create({ name: 'msw' });
   const turn = await client.turns.send(chat.id, { content: 'Hello [[mock:words n=3]]' });
   assert.equal(turn.status, 'completed');
   const error = await client.skills.get(999).catch((thrown) => thrown);
