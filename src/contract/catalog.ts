@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { PERMISSION_MODES, type PermissionMode } from './chat.js';
+import type { PermissionMode } from './chat.js';
 import { IntId, openEnum } from './checks.js';
 
 /** A model a turn may use (2.5). */
@@ -45,7 +45,7 @@ export interface Catalog {
 /** The catalog (2.5); each of `libraries`, `skills` and `connectors` is absent without its scope. */
 export const CatalogSchema = z.looseObject({
   models: z.array(z.looseObject({ id: IntId, name: z.string(), code: z.string(), type: z.string() })),
-  permission_modes: z.array(openEnum(PERMISSION_MODES)),
+  permission_modes: z.array(openEnum<PermissionMode>()),
   libraries: z.optional(z.array(z.looseObject({ id: IntId, name: z.string() }))),
   skills: z.optional(z.array(z.looseObject({ id: IntId, name: z.string() }))),
   connectors: z.optional(z.array(z.looseObject({ id: IntId, name: z.string(), display_name: z.string() }))),

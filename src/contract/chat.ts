@@ -31,7 +31,7 @@ export const ChatSchema = z.looseObject({
   id: Uuid,
   name: z.nullable(z.string()),
   is_favorite: z.boolean(),
-  permission_mode: openEnum(PERMISSION_MODES),
+  permission_mode: openEnum<PermissionMode>(),
   model_id: z.nullable(IntId),
   created_at: Timestamp,
   updated_at: Timestamp,

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { IntId, openEnum, Uuid } from './checks.js';
-import { KNOWN_CODES, type MessageCode } from './codes.js';
+import type { KnownCode, MessageCode } from './codes.js';
 import { type ErrorDetails, ErrorDetailsSchema } from './envelope.js';
-import { INTERACTION_KINDS, type InteractionKind } from './interactions.js';
+import type { InteractionKind } from './interactions.js';
 import { StepSchema, turnFields } from './turn.js';
 
 /** The event names of a turn's stream (section 6). */
@@ -30,7 +30,7 @@ export const DeltaPayloadSchema = z.looseObject({ text: z.string(), replace: z.b
 export const StepPayloadSchema = z.looseObject({ steps: z.array(StepSchema) });
 /** `message.action_required`: an interaction (2.6); its payload is typed per kind by the interactions layer. */
 export const ActionRequiredPayloadSchema = z.looseObject({
-  kind: openEnum(INTERACTION_KINDS),
+  kind: openEnum<InteractionKind>(),
   action_id: z.string(),
   payload: z.optional(z.unknown()),
   resolution: z.optional(z.string()),
@@ -41,7 +41,7 @@ export const PingPayloadSchema = z.looseObject({ ts: z.number() });
 export const FinishedPayloadSchema = z.looseObject(turnFields);
 /** `message.error`: why the turn failed. */
 export const ErrorPayloadSchema = z.looseObject({
-  code: openEnum(KNOWN_CODES),
+  code: openEnum<KnownCode>(),
   message: z.string(),
   retryable: z.boolean(),
   details: z.optional(ErrorDetailsSchema),

@@ -183,7 +183,7 @@ export interface ActionResult {
 }
 
 /** `data` of a successful answer. */
-export const ActionResultSchema = z.looseObject({ action_id: z.string(), state: openEnum(['resolved']) });
+export const ActionResultSchema = z.looseObject({ action_id: z.string(), state: openEnum<'resolved'>() });
 
 /** What `cancel` returns: whether a turn was cancelled (4.6). */
 export interface CancelResult {

@@ -115,7 +115,7 @@ const JsonObject = z.custom<Record<string, unknown>>(
 export const turnFields = {
   id: IntId,
   chat_id: Uuid,
-  role: openEnum(['assistant']),
+  role: openEnum<'assistant'>(),
   content: z.string(),
   usage: z.nullable(UsageSchema),
   steps: z.array(StepSchema),
@@ -149,7 +149,7 @@ export interface Turn {
 }
 
 /** A turn as the synchronous send returns it (2.4, without `prompt`). */
-export const TurnSchema = z.looseObject({ ...turnFields, status: openEnum(TURN_STATUSES) });
+export const TurnSchema = z.looseObject({ ...turnFields, status: openEnum<TurnStatus>() });
 
 /** A turn of the message listing: a turn with its `prompt` and `created_at` (4.2). */
 export interface Message extends Turn {
@@ -162,7 +162,7 @@ export interface Message extends Turn {
 /** A turn as the message listing returns it, with `prompt` and `created_at`. */
 export const MessageSchema = z.looseObject({
   ...turnFields,
-  status: openEnum(TURN_STATUSES),
+  status: openEnum<TurnStatus>(),
   prompt: z.string(),
   created_at: Timestamp,
 });
