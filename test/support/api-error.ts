@@ -10,3 +10,20 @@ export async function apiError(call: PromiseLike<unknown>): Promise<ApiError> {
   expect(error).toBeInstanceOf(ApiError);
   return error as ApiError;
 }
+
+/** An `ApiError` of `status` and `code`, as the transport builds one; `extra` sets the other fields. */
+export function api(
+  status: number,
+  code: string,
+  extra: Partial<ConstructorParameters<typeof ApiError>[0]> = {},
+) {
+  return new ApiError({
+    status,
+    code,
+    message: code,
+    data: null,
+    requestId: undefined,
+    errorDetails: undefined,
+    ...extra,
+  });
+}

@@ -3,26 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { failureOf, POLICY, reactionTo } from '../../src/http/policy.js';
 import { backoff, nextWait, type RetryScope, type RetrySettings } from '../../src/http/policy-run.js';
 import { parseRetryAfter } from '../../src/http/retry-after.js';
-import {
-  ApiError,
-  ConnectionError,
-  ResponseValidationError,
-  TimeoutError,
-  ValidationError,
-} from '../../src/index.js';
+import { ConnectionError, ResponseValidationError, TimeoutError, ValidationError } from '../../src/index.js';
+import { api } from '../support/api-error.js';
 import { renderPolicyTable } from '../support/policy-table.js';
 
-function api(status: number, code: string, extra: Partial<ConstructorParameters<typeof ApiError>[0]> = {}) {
-  return new ApiError({
-    status,
-    code,
-    message: code,
-    data: null,
-    requestId: undefined,
-    errorDetails: undefined,
-    ...extra,
-  });
-}
 const retryAction = (retry_action: string) => ({ errorDetails: { retry_action } });
 
 const SETTINGS: RetrySettings = {

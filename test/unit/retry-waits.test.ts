@@ -1,7 +1,8 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type RetryScope, type RetrySettings, retrying } from '../../src/http/policy-run.js';
-import { AbortError, ApiError, Client, ConnectionError, TimeoutError } from '../../src/index.js';
+import { AbortError, type ApiError, Client, ConnectionError, TimeoutError } from '../../src/index.js';
+import { api } from '../support/api-error.js';
 import { fail, fakeFetch, ok, skill } from '../support/fake-fetch.js';
 
 /** The client's defaults: the waits below are the real ones. */
@@ -13,18 +14,6 @@ const SETTINGS: RetrySettings = {
   timeoutMs: 60_000,
   onRetry: undefined,
 };
-
-function api(status: number, code: string, extra: Partial<ConstructorParameters<typeof ApiError>[0]> = {}) {
-  return new ApiError({
-    status,
-    code,
-    message: code,
-    data: null,
-    requestId: undefined,
-    errorDetails: undefined,
-    ...extra,
-  });
-}
 
 /** An attempt that fails with each of `errors` in turn, then succeeds; records when each attempt ran. */
 function scripted(...errors: Error[]) {
