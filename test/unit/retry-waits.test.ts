@@ -1,5 +1,5 @@
 import { getEventListeners } from 'node:events';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type RetryScope, type RetrySettings, retrying } from '../../src/http/policy-run.js';
 import { AbortError, type ApiError, Client, ConnectionError, TimeoutError } from '../../src/index.js';
 import { api } from '../support/api-error.js';
@@ -243,6 +243,15 @@ describe('the waits between attempts (fake timers, real values)', () => {
 });
 
 describe('429 through the client (fake timers)', () => {
+  // ky loads with a client's first request; load it in real time, so fake time sees only the retry waits.
+  beforeAll(async () => {
+    await new Client({
+      baseUrl: 'https://api.test',
+      token: 't',
+      fetch: fakeFetch(ok(skill())).fetch,
+    }).skills.get(1);
+  });
+
   it('7 a GET that gets 429 with Retry-After: 1 is retried after one second', async () => {
     const { fetch, requests } = fakeFetch(
       fail(429, 'rate_limited', null, { headers: { 'retry-after': '1' } }),
