@@ -105,6 +105,33 @@ describe('6 the fold of message.delta', () => {
   });
 });
 
+describe('6 a replace while a re-opened stream catches up', () => {
+  const caughtUpTo = (shown: string, ...replayed: string[]) => {
+    const fold = new Fold();
+    fold.apply(add(shown));
+    fold.restart();
+    for (const text of replayed) expect(fold.apply(add(text))).toBeUndefined();
+    return fold;
+  };
+
+  it('a replace with a text the caller was already shown the start of changes nothing yet', () => {
+    const fold = caughtUpTo('abcdef');
+    expect(fold.apply(replace('abc'))).toBeUndefined();
+    expect(fold.shown).toBe('abcdef');
+    expect(fold.apply(add('def'))).toBeUndefined();
+    expect(fold.apply(add('!'))).toEqual(add('!'));
+    expect(fold.shown).toBe('abcdef!');
+  });
+
+  it('a replace after part of the replay starts the text anew from its own text, not the replayed part', () => {
+    const fold = caughtUpTo('abcdef', 'abc');
+    expect(fold.apply(replace('xyz'))).toEqual(replace('xyz'));
+    expect(fold.shown).toBe('xyz');
+    expect(fold.apply(add('!'))).toEqual(add('!'));
+    expect(fold.shown).toBe('xyz!');
+  });
+});
+
 describe('6 message.delta decoding', () => {
   const delta = (data: string) => decodeDelta({ event: 'message.delta', data });
 
