@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { failureOf, POLICY, reactionTo } from '../../src/http/policy.js';
+import { answerMayHaveApplied, failureOf, POLICY, reactionTo } from '../../src/http/policy.js';
 import { backoff, nextWait, type RetryScope, type RetrySettings } from '../../src/http/policy-run.js';
 import { parseRetryAfter } from '../../src/http/retry-after.js';
 import { ConnectionError, ResponseValidationError, TimeoutError, ValidationError } from '../../src/index.js';
@@ -139,6 +139,29 @@ describe('the retry policy: how each operation meets a failure', () => {
       .filter((line) => line.startsWith('|'))
       .join('\n');
     expect(table, `the README table should read:\n${renderPolicyTable()}`).toBe(renderPolicyTable());
+  });
+});
+
+describe('the retry policy: after a failed answer, may the interaction be resolved?', () => {
+  it.each([
+    ['no response (connection lost)', new ConnectionError('reset'), true],
+    ['no response (timeout)', new TimeoutError('slow'), true],
+    ['7.5 409 api_v1_action_not_pending', api(409, 'api_v1_action_not_pending'), true],
+    ['7.5 409 api_v1_action_result_unknown', api(409, 'api_v1_action_result_unknown'), true],
+    [
+      '7.5 503 with retry_action check_status',
+      api(503, 'api_v1_action_result_unknown', { errorDetails: { retry_action: 'check_status' } }),
+      true,
+    ],
+    ['7.5 404 api_v1_action_not_found', api(404, 'api_v1_action_not_found'), false],
+    [
+      '7.5 503 that never left (retry_action retry)',
+      api(503, 'api_v1_service_unavailable', { errorDetails: { retry_action: 'retry' } }),
+      false,
+    ],
+    ['a refusal before sending', new ValidationError([{ field: 'content', message: 'is required' }]), false],
+  ])('%s -> %s', (_, error, may) => {
+    expect(answerMayHaveApplied(error)).toBe(may);
   });
 });
 
