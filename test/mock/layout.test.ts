@@ -1,6 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { relativeImports, tsFiles } from '../support/source-files.js';
 
 /**
  * The mock's rooms, from the ground up (src/mock/index.ts): an import points to the same room or one
@@ -23,20 +23,10 @@ const RANK: Record<string, number> = {
   'msw.ts': 7,
 };
 
-function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? files(join(dir, entry.name))
-      : entry.name.endsWith('.ts')
-        ? [join(dir, entry.name)]
-        : [],
-  );
-}
-
 const roomOf = (file: string) => relative(MOCK, file).split('/')[0] ?? '';
 
 describe('the mock as rooms', () => {
-  const sources = files(MOCK);
+  const sources = tsFiles(MOCK);
 
   it('every file sits in a known room', () => {
     expect(sources.map(roomOf).filter((room) => !(room in RANK))).toEqual([]);
@@ -45,14 +35,12 @@ describe('the mock as rooms', () => {
   it('imports point to the same room or below, and out of the mock only to contract/', () => {
     const wrong: string[] = [];
     for (const file of sources) {
-      const text = readFileSync(file, 'utf8');
-      for (const [, spec] of text.matchAll(/from '(\.{1,2}\/[^']+)'/g)) {
-        const target = resolve(dirname(file), spec ?? '').replace(/\.js$/, '.ts');
+      for (const target of relativeImports(file)) {
         const where = relative(MOCK, target);
         const name = relative(MOCK, file);
         if (where.startsWith('..')) {
           if (!relative(resolve(MOCK, '..'), target).startsWith('contract/'))
-            wrong.push(`${name} -> ${spec}`);
+            wrong.push(`${name} -> ${where}`);
         } else if ((RANK[roomOf(target)] ?? 99) > (RANK[roomOf(file)] ?? -1)) {
           wrong.push(`${name} -> ${where}`);
         }

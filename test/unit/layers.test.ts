@@ -1,20 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { relativeImports, tsFiles } from '../support/source-files.js';
 
 // The layers of src/, from the ground up (ARCHITECTURE.md): an import only ever points down.
 const LAYERS = ['contract', 'http', 'stream', 'interactions', 'turn', 'resources'];
 const src = join(import.meta.dirname, '..', '..', 'src');
-
-function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? files(join(dir, entry.name))
-      : entry.name.endsWith('.ts')
-        ? [join(dir, entry.name)]
-        : [],
-  );
-}
 
 /** The top folder of a path under src/ ('' for a file at the root). */
 const folderOf = (file: string) => {
@@ -22,13 +12,10 @@ const folderOf = (file: string) => {
   return parts.length > 1 ? parts[0]! : '';
 };
 
-function imports(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/^(?:import|export)[^'"]*from '(\.[^']+)'/gm)].map((m) => join(file, '..', m[1]!));
-}
-
 describe('layers', () => {
-  const edges = files(src).flatMap((file) => imports(file).map((target) => [file, target] as const));
+  const edges = tsFiles(src).flatMap((file) =>
+    relativeImports(file).map((target) => [file, target] as const),
+  );
 
   it('no import runs from a lower layer up to a higher one', () => {
     const upward = edges.filter(([from, to]) => {
