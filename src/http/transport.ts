@@ -97,9 +97,12 @@ export class Transport {
   #ky: KyInstance | undefined;
   /** Whether any call succeeded: until one did, a 404 says which URL it tried (a wrong `baseUrl` is likely). */
   #reached = false;
+  /** The client's retry settings as a call without overrides uses them: built once, off the hot path. */
+  readonly #retry: RetrySettings;
 
   constructor(settings: TransportSettings) {
     this.#settings = settings;
+    this.#retry = { ...settings.retry, timeoutMs: settings.timeout };
     const base = settings.baseUrl.endsWith('/') ? settings.baseUrl : `${settings.baseUrl}/`;
     this.#base = new URL('api/v1/', base);
   }
@@ -124,13 +127,22 @@ export class Transport {
    * `beforeRetry` hooks applied.
    */
   retrySettings(options: RequestOptions | undefined): RetrySettings {
-    const retry = this.#settings.retry;
+    const retry = this.#retry;
+    const hooks = options?.hooks?.beforeRetry;
+    if (
+      !options ||
+      (options.maxRetries === undefined &&
+        options.maxRetryAfter === undefined &&
+        options.timeout === undefined &&
+        !hooks?.length)
+    )
+      return retry;
     return {
       ...retry,
-      maxRetries: options?.maxRetries ?? retry.maxRetries,
-      maxRetryAfterMs: options?.maxRetryAfter ?? retry.maxRetryAfterMs,
-      timeoutMs: options?.timeout ?? this.#settings.timeout,
-      onRetry: withBeforeRetry(retry.onRetry, options?.hooks?.beforeRetry),
+      maxRetries: options.maxRetries ?? retry.maxRetries,
+      maxRetryAfterMs: options.maxRetryAfter ?? retry.maxRetryAfterMs,
+      timeoutMs: options.timeout ?? retry.timeoutMs,
+      onRetry: withBeforeRetry(retry.onRetry, hooks),
     };
   }
 
