@@ -93,6 +93,8 @@ const HOOK_RETRY = { limit: 1, methods: [], statusCodes: [], afterStatusCodes: [
 export class Transport {
   readonly #settings: TransportSettings;
   readonly #base: URL;
+  /** `#base` as text: a call's URL is this plus its path, absolute, so that ky builds one `Request`, not three. */
+  readonly #href: string;
   /** The client's ky instance, built once, with the first request. */
   #ky: KyInstance | undefined;
   /** Whether any call succeeded: until one did, a 404 says which URL it tried (a wrong `baseUrl` is likely). */
@@ -105,6 +107,7 @@ export class Transport {
     this.#retry = { ...settings.retry, timeoutMs: settings.timeout };
     const base = settings.baseUrl.endsWith('/') ? settings.baseUrl : `${settings.baseUrl}/`;
     this.#base = new URL('api/v1/', base);
+    this.#href = this.#base.href;
   }
 
   /** Sends `call`, repeating it where its rule allows, and returns its validated result. */
@@ -202,7 +205,6 @@ export class Transport {
     const hooks = settings.hooks;
     const fetch = settings.fetch;
     this.#ky ??= ky.create({
-      baseUrl: this.#base,
       headers,
       retry: hooks?.afterResponse?.length ? HOOK_RETRY : 0,
       throwHttpErrors: false,
@@ -253,7 +255,6 @@ export class Transport {
     const init: KyOptions = { method: call.method, signal };
     if (headers) init.headers = headers;
     if (body !== undefined) init.body = body;
-    if (call.query) init.searchParams = definedOnly(call.query);
     const hooks = options.hooks;
     if (hooks?.beforeRequest || hooks?.afterResponse) {
       init.hooks = { beforeRequest: hooks.beforeRequest ?? [], afterResponse: hooks.afterResponse ?? [] };
@@ -262,7 +263,8 @@ export class Transport {
     const started = performance.now();
     try {
       options.signal?.throwIfAborted();
-      const response = await (this.#ky ?? (await this.#create()))(call.path, init);
+      const url = this.#href + call.path + (call.query ? queryString(call.query) : '');
+      const response = await (this.#ky ?? (await this.#create()))(url, init);
       // An injected fetch (or a hook) may hand back anything.
       if (!(response instanceof Response))
         throw new TypeError('the fetch resolved to something not a Response');
@@ -327,8 +329,11 @@ function parseBody(text: string): unknown {
   }
 }
 
-function definedOnly(query: Record<string, string | number | boolean | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(query)) if (value !== undefined) out[key] = String(value);
-  return out;
+/** `?name=value&...` of the defined values of `query`, or `''` when none is defined. */
+function queryString(query: Record<string, string | number | boolean | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query))
+    if (value !== undefined) params.append(key, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : '';
 }
