@@ -12,7 +12,8 @@ export default defineConfig([
   {
     // For Node, Deno and Bun (the `node` and `require` conditions). zod is bundled in, tree-shaken: Node
     // cannot tree-shake, and importing zod's own entry loads all of its 90-odd modules (64 of them locales),
-    // most of a cold start.
+    // most of a cold start. p-retry (with is-network-error) and eventsource-parser, loaded at startup too,
+    // are bundled for the same reason: each package resolved costs its lookups and a module of its own.
     ...shared,
     entry: {
       index: 'src/node.ts',
@@ -22,7 +23,7 @@ export default defineConfig([
       msw: 'src/mock/msw.ts',
     },
     format: ['esm', 'cjs'],
-    noExternal: ['zod'],
+    noExternal: ['zod', 'p-retry', 'is-network-error', 'eventsource-parser'],
     dts: {
       entry: {
         index: 'src/index.ts',
