@@ -16,6 +16,15 @@ const parser = createParser({ onEvent: (event) => console.log(event.event, JSON.
 const decoder = new TextDecoder();
 for await (const chunk of response.body) parser.feed(decoder.decode(chunk, { stream: true }));`;
 
+/** The budget's app with the JSON Schema check of elicitation answers added (the Node entry's default). */
+const WITH_VALIDATOR = (code: string) =>
+  code
+    .replace(
+      "import { Client } from 'convo-sdk';",
+      "import { Client, jsonSchemaValidator } from 'convo-sdk';",
+    )
+    .replace("token: 'token' }", "token: 'token', elicitationValidator: jsonSchemaValidator }");
+
 /** A chunk the bundle loads on demand. */
 interface Chunk {
   packages: string[];
@@ -61,6 +70,17 @@ async function main(): Promise<BenchResult> {
       pass: whole <= budget.maxWholeGzip,
     },
   ];
+  const checked = WITH_VALIDATOR(budget.code);
+  if (checked === budget.code) throw new Error('the budget app no longer has the shape WITH_VALIDATOR edits');
+  const [checkedUpfront, checkedWhole] = [await measure(checked), await measureWhole(checked)];
+  rows.push({
+    benchmark: '4 bundle size',
+    figure: 'the same app with elicitationValidator: jsonSchemaValidator, up front / one file',
+    versus: 'SDK vs fetch + eventsource-parser',
+    ratio: once(checkedWhole / bareWhole),
+    value: `${kb(checkedUpfront.gzip)} up front (the validator a chunk loaded by the first check), ${kb(checkedWhole)} one file`,
+    target: '(reference)',
+  });
   const anchorNotes: string[] = [];
   for (const anchor of ANCHORS) {
     const label = `${anchor.name} ${versionOf(anchor.name)}`;

@@ -1,4 +1,6 @@
 // A connector asks for input: answer it from a form-like object, checked against its JSON Schema first.
+// Node, Deno and Bun check the schema by default; a browser or worker bundle adds the check with
+// `new Client({ elicitationValidator: jsonSchemaValidator })`, else the service checks it (a 422).
 import { Client, ValidationError } from 'convo-sdk';
 
 const client = new Client();

@@ -1,4 +1,5 @@
 import { loggerFromEnv } from './console-logger.js';
+import type { ElicitationValidator } from './contract/elicitation.js';
 import { readEnv } from './env.js';
 import { ValidationError } from './errors.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './http/body.js';
@@ -37,6 +38,12 @@ export interface ClientOptions {
   maxResponseBytes?: number | undefined;
   /** Hooks run on every request (ky's `beforeRequest`, `afterResponse`; the SDK's `beforeRetry`, `beforeError`). */
   hooks?: Hooks | undefined;
+  /**
+   * Checks elicitation answers against `requested_schema` before they are sent. Default: `jsonSchemaValidator`
+   * in Node, Deno and Bun; none in a bundle (browser, edge worker), where only the shape is checked and the
+   * service checks the schema, unless it is passed here.
+   */
+  elicitationValidator?: ElicitationValidator | undefined;
 }
 
 /** The default response timeout of ordinary calls. */
@@ -89,7 +96,7 @@ export class Client {
     this.skills = new Skills(transport);
     this.chats = new Chats(transport);
     this.actions = new Actions(transport);
-    this.turns = new Turns(transport, this.actions);
+    this.turns = new Turns(transport, this.actions, options.elicitationValidator);
   }
 
   /**

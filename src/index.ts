@@ -18,7 +18,11 @@ export type {
 export { PERMISSION_MODES } from './contract/chat.js';
 export type { ErrorData, ErrorDataByCode, KnownCode, MessageCode } from './contract/codes.js';
 export { KNOWN_CODES } from './contract/codes.js';
-export { elicitationIssues } from './contract/elicitation.js';
+export {
+  type ElicitationValidator,
+  elicitationIssues,
+  jsonSchemaValidator,
+} from './contract/elicitation.js';
 export type { ErrorDetails, Meta, RetryAction } from './contract/envelope.js';
 export type { ActionRequiredPayload, EventName, TurnFailure } from './contract/events.js';
 export { EVENT_NAMES } from './contract/events.js';

@@ -26,6 +26,15 @@ export function flatIssues(content: Record<string, unknown>): PlainIssue[] {
 export type ValidatorClass = typeof Validator;
 
 /**
+ * Checks elicitation `content` (an object, already flat) against `requested_schema`: the problems, each
+ * naming its field `content.<property>`; none when it satisfies the schema.
+ */
+export type ElicitationValidator = (
+  requestedSchema: Record<string, unknown>,
+  content: Record<string, unknown>,
+) => PlainIssue[] | Promise<PlainIssue[]>;
+
+/**
  * Problems of `content` as an elicitation answer, synchronously, with the validator given: not an object,
  * a field that is not flat, then what `requested_schema` refuses; one issue per field, the first found.
  */
@@ -34,46 +43,79 @@ export function elicitationContentIssues(
   requestedSchema: Record<string, unknown>,
   content: unknown,
 ): PlainIssue[] {
-  if (typeof content !== 'object' || content === null || Array.isArray(content)) {
-    return [{ field: 'content', message: 'must be an object' }];
-  }
-  const issues = new Map<string, PlainIssue>();
-  const add = (issue: PlainIssue) => {
-    if (!issues.has(issue.field)) issues.set(issue.field, issue);
-  };
-  flatIssues(content as Record<string, unknown>).forEach(add);
+  const shape = shapeIssues(content);
+  if (shape === undefined) return [{ field: 'content', message: 'must be an object' }];
+  return merged(shape, schemaIssues(validatorClass, requestedSchema, content as Record<string, unknown>));
+}
+
+/** What `requested_schema` refuses in `content`; a hostile schema is refused itself. */
+function schemaIssues(
+  validatorClass: ValidatorClass,
+  requestedSchema: Record<string, unknown>,
+  content: Record<string, unknown>,
+): PlainIssue[] {
   // A hostile schema is refused before it reaches the validator (it would recurse or backtrack unbounded).
   const hazards = schemaHazards(requestedSchema);
-  if (hazards.length > 0) return [...issues.values(), ...hazards];
+  if (hazards.length > 0) return hazards;
   const result = new validatorClass(requestedSchema as Schema, '2020-12', false).validate(content);
   // `properties` only says that some property failed; the failing property has its own entry.
   const inner = result.errors.filter((error) => error.keyword !== 'properties');
-  for (const error of inner.length > 0 ? inner : result.errors) {
-    add({
-      field: fieldOf(error.instanceLocation, error.keyword, error.error),
-      message: plainMessage(error.keyword, error.error),
-    });
-  }
+  return (inner.length > 0 ? inner : result.errors).map((error) => ({
+    field: fieldOf(error.instanceLocation, error.keyword, error.error),
+    message: plainMessage(error.keyword, error.error),
+  }));
+}
+
+/** The flatness issues of `content`, or `undefined` when it is not an object at all. */
+function shapeIssues(content: unknown): PlainIssue[] | undefined {
+  if (typeof content !== 'object' || content === null || Array.isArray(content)) return undefined;
+  return flatIssues(content as Record<string, unknown>);
+}
+
+/** `first`, then each issue of `then` whose field has none yet: one issue per field. */
+function merged(first: PlainIssue[], then: PlainIssue[]): PlainIssue[] {
+  const issues = new Map(first.map((issue) => [issue.field, issue]));
+  for (const issue of then) if (!issues.has(issue.field)) issues.set(issue.field, issue);
   return [...issues.values()];
 }
 
-/**
- * The JSON Schema validator is loaded by the first check, not on import: most apps never answer an
- * elicitation, and it would be a quarter of a browser bundle that streams turns.
- */
+/** The validator module, loaded by the first check of `jsonSchemaValidator`, not on import. */
 let validator: Promise<typeof import('@cfworker/json-schema')> | undefined;
 
 /**
+ * Checks `requested_schema` with a full JSON Schema (2020-12) validator, `@cfworker/json-schema`, loaded by
+ * its first check. The Node, Deno and Bun entry uses it by default; a bundle (browser, edge worker) adds it
+ * with `new Client({ elicitationValidator: jsonSchemaValidator })`, about 7 KB gzipped in a chunk of its own.
+ */
+export const jsonSchemaValidator: ElicitationValidator = async (requestedSchema, content) => {
+  validator ??= import('@cfworker/json-schema');
+  const { Validator } = await validator;
+  return schemaIssues(Validator, requestedSchema, content);
+};
+
+/** The validator a client uses when its options name none: the entry's (`jsonSchemaValidator` in Node). */
+let fallback: ElicitationValidator | undefined;
+
+/** @internal Sets the entry's default validator; only the Node entry calls it. */
+export function useElicitationValidator(validate: ElicitationValidator): void {
+  fallback = validate;
+}
+
+/**
  * Problems of an elicitation answer (4.5): `content` must be a flat object (values are strings, numbers,
- * booleans or null) that satisfies `requested_schema`. Field names are `content.<property>`.
+ * booleans or null) that satisfies `requested_schema`. Field names are `content.<property>`. The schema is
+ * checked by `validate` (default: the entry's, `jsonSchemaValidator` in Node, Deno and Bun); without one,
+ * only the shape is, and the service checks the schema (its 422 names the same fields).
  */
 export async function elicitationIssues(
   requestedSchema: Record<string, unknown>,
   content: unknown,
+  validate: ElicitationValidator | undefined = fallback,
 ): Promise<PlainIssue[]> {
-  validator ??= import('@cfworker/json-schema');
-  const { Validator } = await validator;
-  return elicitationContentIssues(Validator, requestedSchema, content);
+  const shape = shapeIssues(content);
+  if (shape === undefined) return [{ field: 'content', message: 'must be an object' }];
+  if (!validate) return shape;
+  return merged(shape, await validate(requestedSchema, content as Record<string, unknown>));
 }
 
 // `#/email` -> `content.email`; a missing required property is reported at the object, so name it.

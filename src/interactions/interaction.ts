@@ -1,3 +1,4 @@
+import type { ElicitationValidator } from '../contract/elicitation.js';
 import type { ActionRequiredPayload } from '../contract/events.js';
 import type { ActionResult } from '../contract/interactions.js';
 import { LIMITS } from '../contract/limits.js';
@@ -28,6 +29,8 @@ export interface AnswerContext {
   chatId: string;
   /** When the event arrived (epoch ms). */
   receivedAt: number;
+  /** Checks an elicitation answer against its schema; default the entry's (`jsonSchemaValidator` in Node). */
+  validate?: ElicitationValidator | undefined;
 }
 
 /** What every interaction has: its action id, its deadline, and its raw event. */

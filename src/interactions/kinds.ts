@@ -1,5 +1,5 @@
 import { decisionIssues } from '../contract/decisions.js';
-import { elicitationIssues } from '../contract/elicitation.js';
+import { type ElicitationValidator, elicitationIssues } from '../contract/elicitation.js';
 import type { ActionRequiredPayload } from '../contract/events.js';
 import type {
   ActionResult,
@@ -86,16 +86,21 @@ export class Elicitation extends BaseInteraction {
   readonly kind = 'elicitation' as const;
   /** The message, the mode and the JSON Schema of the answer. */
   readonly payload: ElicitationPayload;
+  readonly #validate: ElicitationValidator | undefined;
 
   /** @internal */
   constructor(raw: ActionRequiredPayload, payload: ElicitationPayload, context: AnswerContext) {
     super(raw, context);
     this.payload = payload;
+    this.#validate = context.validate;
   }
 
-  /** The problems `content` would be refused for (none: it can be sent). */
+  /**
+   * The problems `content` would be refused for (none: it can be sent): its shape always, `requested_schema`
+   * with the client's `elicitationValidator` (by default a JSON Schema validator in Node, Deno and Bun).
+   */
   check(content: Record<string, unknown>): Promise<PlainIssue[]> {
-    return elicitationIssues(this.payload.requested_schema, content);
+    return elicitationIssues(this.payload.requested_schema, content, this.#validate);
   }
 
   /** Answers with `content`, checked against `requested_schema` first (a `ValidationError` names the field). */

@@ -1,3 +1,4 @@
+import type { ElicitationValidator } from '../contract/elicitation.js';
 import type { CancelResult } from '../contract/interactions.js';
 import {
   type Turn,
@@ -25,11 +26,13 @@ import { Resource } from './resource.js';
 /** `client.turns`: sending turns (4.3, 4.4) and cancelling them (4.6). */
 export class Turns extends Resource {
   readonly #actions: Actions;
+  readonly #validate: ElicitationValidator | undefined;
 
   /** @internal */
-  constructor(transport: Transport, actions: Actions) {
+  constructor(transport: Transport, actions: Actions, validate?: ElicitationValidator) {
     super(transport);
     this.#actions = actions;
+    this.#validate = validate;
   }
 
   /**
@@ -80,6 +83,7 @@ export class Turns extends Resource {
       options,
       answer: (...args) => this.#actions.answer(...args),
       cancel: (id) => this.cancel(id),
+      validate: this.#validate,
     };
   }
 }

@@ -1,3 +1,4 @@
+import type { ElicitationValidator } from '../contract/elicitation.js';
 import type { CancelResult } from '../contract/interactions.js';
 import { LIMITS } from '../contract/limits.js';
 import type { Turn } from '../contract/turn.js';
@@ -52,6 +53,8 @@ export interface TurnSetup {
   answer: AnswerSender;
   /** Cancels the chat's running turn. */
   cancel: (chatId: string) => Promise<CancelResult>;
+  /** Checks elicitation answers against their schema (the client's `elicitationValidator`). */
+  validate?: ElicitationValidator | undefined;
 }
 
 /**
@@ -82,7 +85,12 @@ export function openTurnStream(
     pings: options.pings ?? false,
     logger,
     interaction: (raw) =>
-      toInteraction(raw, { answer: setup.answer, chatId: call.chatId, receivedAt: Date.now() }),
+      toInteraction(raw, {
+        answer: setup.answer,
+        chatId: call.chatId,
+        receivedAt: Date.now(),
+        validate: setup.validate,
+      }),
     rereads: transport.retrySettings(options).maxRetries,
   });
   const events = httpTurnEvents(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Client, type Interaction, ValidationError } from '../../src/index.js';
+import { ApiError, Client, type Interaction, jsonSchemaValidator, ValidationError } from '../../src/index.js';
 import { createMock } from '../../src/mock/index.js';
 import { act, errorDataOf, outcome } from './helpers.js';
 
@@ -10,11 +10,22 @@ import { act, errorDataOf, outcome } from './helpers.js';
  */
 
 const mock = createMock();
-const client = new Client({ baseUrl: mock.url, token: 'mock-token', fetch: mock.fetch, maxRetries: 0 });
+const settings = { baseUrl: mock.url, token: 'mock-token', fetch: mock.fetch, maxRetries: 0 };
+/** A client with the JSON Schema check of elicitation answers (the Node entry's default). */
+const client = new Client({ ...settings, elicitationValidator: jsonSchemaValidator });
+/** A client as a bundle builds it by default: no JSON Schema validator, the service checks the schema. */
+let answers = 0;
+const bundled = new Client({
+  ...settings,
+  fetch: (input, init) => {
+    if (String(input instanceof Request ? input.url : input).includes('/actions/')) answers++;
+    return mock.fetch(input, init);
+  },
+});
 
 /** Opens a manual turn of `content` and returns its first interaction (the turn stays paused on it). */
-async function interactionOf(chatId: string, content: string): Promise<Interaction> {
-  for await (const event of client.turns.stream(chatId, { content })) {
+async function interactionOf(chatId: string, content: string, by = client): Promise<Interaction> {
+  for await (const event of by.turns.stream(chatId, { content })) {
     if (event.type === 'action_required') return event.interaction;
   }
   throw new Error('no interaction');
@@ -80,6 +91,30 @@ describe('4.5 one contract, both sides', () => {
     expect(await interaction.check({ email: 'a@b.c', extra: { x: 1 } })).toEqual([
       { field: 'content.extra', message: 'must be a string, number, boolean or null (content is flat)' },
     ]);
+    await interaction.cancel();
+  });
+
+  it('4.5 elicitation without a JSON Schema validator: the shape is checked before sending, the schema by the service with the same issues', async () => {
+    const chatId = crypto.randomUUID();
+    const interaction = await interactionOf(chatId, '[[mock:elicitation]]', bundled);
+    if (interaction.kind !== 'elicitation') throw new Error(interaction.kind);
+    const nested = { email: 'a@b.c', extra: { x: 1 } };
+    const flat = [
+      { field: 'content.extra', message: 'must be a string, number, boolean or null (content is flat)' },
+    ];
+    expect(await interaction.check(nested)).toEqual(flat);
+    expect(await interaction.check({})).toEqual([]); // the schema is the service's to check here
+    const before = answers;
+    expect(await clientIssues(() => interaction.accept(nested as never))).toEqual(flat);
+    expect(answers).toBe(before); // refused before sending
+    const refused = await interaction.accept({} as never).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(answers).toBe(before + 1);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).code).toBe('api_v1_validation_error');
+    expect((refused as ApiError).data).toEqual([{ field: 'content.email', message: 'is required' }]);
     await interaction.cancel();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { elicitationIssues } from '../../src/index.js';
+import { elicitationIssues, jsonSchemaValidator } from '../../src/index.js';
 
 const form = (email: Record<string, unknown>) => ({
   type: 'object',
@@ -9,7 +9,7 @@ const form = (email: Record<string, unknown>) => ({
 /** Runs a check and measures it: a hostile schema must be refused, not run, so each takes milliseconds. */
 async function timed(schema: Record<string, unknown>, content: Record<string, unknown>) {
   const started = performance.now();
-  const issues = await elicitationIssues(schema, content);
+  const issues = await elicitationIssues(schema, content, jsonSchemaValidator);
   return { issues, ms: performance.now() - started };
 }
 

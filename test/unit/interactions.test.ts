@@ -5,6 +5,7 @@ import {
   type Elicitation,
   type Interaction,
   InteractionExpiredError,
+  jsonSchemaValidator,
   type Logger,
   type RelayedInteraction,
   RelayedTurnStream,
@@ -74,6 +75,7 @@ function service(events: WireEvent[], answers: Array<Response | Error> = [], log
     token: 't',
     fetch,
     retryDelay: { min: 1, max: 5 },
+    elicitationValidator: jsonSchemaValidator,
     ...(logger ? { logger } : {}),
   });
   return { client, posts };
