@@ -260,6 +260,9 @@ export class Transport {
       init.hooks = { beforeRequest: hooks.beforeRequest ?? [], afterResponse: hooks.afterResponse ?? [] };
       if (hooks.afterResponse?.length) init.retry = HOOK_RETRY;
     }
+    // A `beforeRequest` hook may hand ky another Request, body included: that one goes out as it is.
+    if (!this.#settings.hooks?.beforeRequest?.length && !hooks?.beforeRequest?.length)
+      init.fetch = unpacked(this.#settings.fetch, body);
     const started = performance.now();
     try {
       options.signal?.throwIfAborted();
@@ -278,6 +281,28 @@ export class Transport {
       throw this.#fail(fetchFailure(error, options.signal, timeout), options);
     }
   }
+}
+
+/**
+ * ky's `fetch` for a call whose Request no hook replaces: it sends the Request ky built (its URL, method,
+ * headers as the hooks left them, signal) as a URL and init with `body` as text. Handed the Request itself,
+ * fetch would copy its body through a stream, and ky would then cancel the drained stream, which throws an
+ * error it catches: on a small POST that is most of the time the SDK adds to fetch (BENCHMARKS.md,
+ * benchmark 3). `fetch` is the client's, else the global one at call time (msw replaces it).
+ */
+function unpacked(fetch: TransportSettings['fetch'], body: string | undefined) {
+  return (request: Request | URL | string, extra?: RequestInit) => {
+    const send = fetch ?? globalThis.fetch;
+    if (!(request instanceof Request)) return send(request, extra);
+    return send(request.url, {
+      ...extra,
+      method: request.method,
+      headers: request.headers,
+      body: body ?? null,
+      signal: request.signal,
+      redirect: 'manual',
+    });
+  };
 }
 
 /** A 3xx, or what a browser shows of one under `redirect: 'manual'` (an opaque redirect, status 0). */

@@ -130,6 +130,62 @@ describe('hooks', () => {
     expect(JSON.parse(bodies[1] ?? '')).toEqual({ name: 'n', instructions: 'i' });
   });
 
+  it('5 a beforeRequest hook may hand over another Request: that one goes out, its body included', async () => {
+    const { fetch, requests } = fakeFetch(ok(skill()));
+    const c = client(fetch, {
+      hooks: {
+        beforeRequest: [
+          ({ request }) =>
+            new Request(request, { body: JSON.stringify({ name: 'from the hook', instructions: 'i' }) }),
+        ],
+      },
+    });
+    await c.skills.create({ name: 'n', instructions: 'i' });
+    expect(requests.map((r) => [r.method, r.body])).toEqual([
+      ['POST', { name: 'from the hook', instructions: 'i' }],
+    ]);
+  });
+
+  it('5 afterResponse alone re-sends the Request it is given, body and changed headers included, over real HTTP', async () => {
+    const bodies: string[] = [];
+    const server = await loopback((request, response) => {
+      let text = '';
+      request.on('data', (chunk) => {
+        text += chunk;
+      });
+      request.on('end', () => {
+        bodies.push(text);
+        if (request.headers.authorization !== 'Bearer new') {
+          response.writeHead(401, { 'content-type': 'application/json' });
+          return response.end(
+            JSON.stringify({ status: 'error', message_code: 'api_v1_unauthorized', message: 'expired' }),
+          );
+        }
+        sendOk(response, skill());
+      });
+    });
+    servers.push(server);
+    const c = new Client({
+      baseUrl: server.url,
+      token: 'old',
+      hooks: {
+        afterResponse: [
+          async ({ request, response }) => {
+            if (response.status !== 401) return;
+            request.headers.set('authorization', 'Bearer new');
+            return fetch(request);
+          },
+        ],
+      },
+    });
+    await expect(c.skills.create({ name: 'n', instructions: 'i' })).resolves.toMatchObject({ id: 1 });
+    expect(server.requests.map((r) => r.headers.authorization)).toEqual(['Bearer old', 'Bearer new']);
+    expect(bodies.map((body) => JSON.parse(body))).toEqual([
+      { name: 'n', instructions: 'i' },
+      { name: 'n', instructions: 'i' },
+    ]);
+  });
+
   it('7 beforeRetry runs before each retry, after onRetry; per-request hooks after the client ones', async () => {
     const { fetch } = fakeFetch(new TypeError('fetch failed'), new TypeError('fetch failed'), ok(skill()));
     const seen: string[] = [];
