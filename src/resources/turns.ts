@@ -7,6 +7,7 @@ import {
   type TurnStreamBody,
   TurnStreamBodySchema,
 } from '../contract/turn.js';
+import type { ApiPromise } from '../http/api-promise.js';
 import type { RequestOptions, Transport } from '../http/transport.js';
 import {
   openTurnStream,
@@ -67,11 +68,14 @@ export class Turns extends Resource {
   /**
    * Sends a turn and waits for the whole answer (`permission_mode` is always `auto` on this channel).
    * Repeats, with the same key, exactly what the contract says is safe; polls while the key's turn runs.
-   * Every error it throws carries `idempotencyKey`.
+   * Every error it throws carries `idempotencyKey`; `.withResponse()` gives the turn with the raw response
+   * of the exchange that returned it and its request id.
    */
-  async send(chatId: string, body: TurnSend, options: TurnOptions = {}): Promise<SentTurn> {
-    checkInput(TurnSendSchema, body);
-    return sendTurn(this.transport, { chatId, path: `chats/${chatPath(chatId)}/messages`, body }, options);
+  send(chatId: string, body: TurnSend, options: TurnOptions = {}): ApiPromise<SentTurn> {
+    return this.call(async () => {
+      checkInput(TurnSendSchema, body);
+      return sendTurn(this.transport, { chatId, path: `chats/${chatPath(chatId)}/messages`, body }, options);
+    });
   }
 
   #setup(chatId: string, body: TurnStreamBody, options: StreamOptions): TurnSetup {

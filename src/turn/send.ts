@@ -3,7 +3,7 @@ import { TurnSchema } from '../contract/turn.js';
 import { type ApiError, TimeoutError } from '../errors.js';
 import { isTurnInProgress } from '../http/policy.js';
 import { retrying } from '../http/policy-run.js';
-import type { Transport } from '../http/transport.js';
+import type { Result, Transport } from '../http/transport.js';
 import { TurnCall } from './call.js';
 import { SETTLE_MS, type TurnOptions } from './open.js';
 
@@ -22,7 +22,7 @@ export async function sendTurn(
   transport: Transport,
   target: { chatId: string; path: string; body: object },
   options: TurnOptions,
-): Promise<SentTurn> {
+): Promise<Result<SentTurn>> {
   const call = new TurnCall(target.chatId, options.idempotencyKey);
   // A synchronous send waits past the service's own 30-minute cut, so the service's 504 is what ends it.
   const timeout = options.timeout ?? SETTLE_MS;
@@ -36,13 +36,13 @@ export async function sendTurn(
     options: { ...options, timeout },
   } as const;
   try {
-    const { data } = await retrying(() => transport.attempt(request), {
+    const { data, meta, response } = await retrying(() => transport.attempt(request), {
       kind: 'turn',
       deadline: Date.now() + timeout,
       settings: transport.retrySettings({ ...options, timeout }),
       signal: options.signal,
     });
-    return { ...data, idempotencyKey: call.idempotencyKey };
+    return { data: { ...data, idempotencyKey: call.idempotencyKey }, meta, response };
   } catch (error) {
     throw call.stamp(isTurnInProgress(error) ? stillRunning(timeout, error) : error);
   }

@@ -12,6 +12,7 @@ import {
   RateLimitError,
   ValidationError,
 } from '../../src/index.js';
+import { createMock } from '../../src/mock/index.js';
 import { fail, fakeFetch, ok, skill } from '../support/fake-fetch.js';
 import { type Loopback, loopback, sendOk } from '../support/loopback.js';
 
@@ -251,6 +252,18 @@ describe('withOptions and raw responses', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('x-served-by')).toBe('edge-1');
     expect(requestId).toBe('req-42');
+  });
+
+  it('4.3 turns.send().withResponse() gives the turn with its key, the raw Response and the request id', async () => {
+    const mock = createMock();
+    const c = new Client({ baseUrl: mock.url, token: 'mock-token', fetch: mock.fetch });
+    const chatId = crypto.randomUUID();
+    const sent = c.turns.send(chatId, { content: 'Hello' }, { idempotencyKey: 'key-raw-1' });
+    const { data, response, requestId } = await sent.withResponse();
+    expect(data).toMatchObject({ chat_id: chatId, status: 'completed', idempotencyKey: 'key-raw-1' });
+    expect(response.ok).toBe(true);
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await sent).toEqual(data); // awaiting it gives the same turn, from the same exchange
   });
 
   it('2.1 a list call: PagePromise.withResponse() gives the first page with its response', async () => {
