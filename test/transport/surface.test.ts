@@ -72,6 +72,29 @@ describe('7 ApiError subclasses by status', () => {
   });
 });
 
+/** A loopback service that answers 401 unless the bearer token is `valid`, recording each request body. */
+async function tokenServer(valid: string) {
+  const bodies: string[] = [];
+  const server = await loopback((request, response) => {
+    let text = '';
+    request.on('data', (chunk) => {
+      text += chunk;
+    });
+    request.on('end', () => {
+      bodies.push(text);
+      if (request.headers.authorization !== `Bearer ${valid}`) {
+        response.writeHead(401, { 'content-type': 'application/json' });
+        return response.end(
+          JSON.stringify({ status: 'error', message_code: 'api_v1_unauthorized', message: 'expired' }),
+        );
+      }
+      sendOk(response, skill());
+    });
+  });
+  servers.push(server);
+  return { server, bodies };
+}
+
 describe('hooks', () => {
   it('5 beforeRequest adds a tracing header to every request, the stream included (client and per request)', async () => {
     const { fetch, requests } = fakeFetch(ok(skill()));
@@ -89,27 +112,8 @@ describe('hooks', () => {
   });
 
   it('5 afterResponse refreshes a token on 401 and re-sends the request, body included, over real HTTP', async () => {
-    let valid = 'old';
-    const bodies: string[] = [];
-    const server = await loopback((request, response) => {
-      let text = '';
-      request.on('data', (chunk) => {
-        text += chunk;
-      });
-      request.on('end', () => {
-        bodies.push(text);
-        if (request.headers.authorization !== `Bearer ${valid}`) {
-          response.writeHead(401, { 'content-type': 'application/json' });
-          return response.end(
-            JSON.stringify({ status: 'error', message_code: 'api_v1_unauthorized', message: 'expired' }),
-          );
-        }
-        sendOk(response, skill());
-      });
-    });
-    servers.push(server);
+    const { server, bodies } = await tokenServer('new');
     let token = 'old';
-    valid = 'new';
     const c = new Client({
       baseUrl: server.url,
       token,
@@ -148,24 +152,7 @@ describe('hooks', () => {
   });
 
   it('5 afterResponse alone re-sends the Request it is given, body and changed headers included, over real HTTP', async () => {
-    const bodies: string[] = [];
-    const server = await loopback((request, response) => {
-      let text = '';
-      request.on('data', (chunk) => {
-        text += chunk;
-      });
-      request.on('end', () => {
-        bodies.push(text);
-        if (request.headers.authorization !== 'Bearer new') {
-          response.writeHead(401, { 'content-type': 'application/json' });
-          return response.end(
-            JSON.stringify({ status: 'error', message_code: 'api_v1_unauthorized', message: 'expired' }),
-          );
-        }
-        sendOk(response, skill());
-      });
-    });
-    servers.push(server);
+    const { server, bodies } = await tokenServer('new');
     const c = new Client({
       baseUrl: server.url,
       token: 'old',
