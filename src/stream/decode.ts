@@ -48,7 +48,8 @@ export function decode(raw: RawEvent): Decoded {
   };
 }
 
-function parseLoose(data: string): { json: boolean; data: unknown } {
+/** JSON.parse, or the text itself (`json: false`) when it is not JSON. */
+export function parseLoose(data: string): { json: boolean; data: unknown } {
   try {
     return { json: true, data: JSON.parse(data) };
   } catch {
