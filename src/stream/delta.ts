@@ -54,9 +54,11 @@ const SHARED_MAX = 4096;
  * string per token holds far less than one fresh copy per delta (JSON.parse shares them the same way).
  */
 function shared(text: string): string {
-  const known = SHARED.get(text);
-  // Stryker disable next-line ConditionalExpression: the kept copy equals `text`; only memory differs.
-  if (known !== undefined) return known;
+  return SHARED.get(text) ?? remember(text);
+}
+
+/** Keeps `text` as the shared copy of itself. */
+function remember(text: string): string {
   // Stryker disable ConditionalExpression,EqualityOperator,CallExpression: only memory sees the cache size.
   if (SHARED.size >= SHARED_MAX) SHARED.clear();
   SHARED.set(text, text);
