@@ -210,7 +210,10 @@ export class Transport {
       throwHttpErrors: false,
       timeout: false,
       redirect: 'manual',
-      hooks: { beforeRequest: hooks?.beforeRequest ?? [], afterResponse: hooks?.afterResponse ?? [] },
+      // Only when there are some: ky merges the defaults into each call's options, hooks included.
+      ...(hooks?.beforeRequest || hooks?.afterResponse
+        ? { hooks: { beforeRequest: hooks.beforeRequest ?? [], afterResponse: hooks.afterResponse ?? [] } }
+        : {}),
       // Called as a plain function (ky calls it as a method), so that a detached `window.fetch` works.
       ...(fetch ? { fetch: (input: Request | URL | string, init?: RequestInit) => fetch(input, init) } : {}),
     });
