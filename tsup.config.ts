@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
 // The three builds below run in parallel and share dist/, so none of them cleans: dist/ is emptied here,
 // once, when the config loads.
@@ -19,11 +19,11 @@ const shared = {
  * cold start. p-retry (with is-network-error) and eventsource-parser, loaded at startup too, are bundled for
  * the same reason: each package resolved costs its lookups and a module of its own.
  */
-const node = {
+const node: Options = {
   ...shared,
   format: ['esm', 'cjs'],
   noExternal: ['zod', 'p-retry', 'is-network-error', 'eventsource-parser'],
-} as const;
+};
 
 export default defineConfig([
   {
