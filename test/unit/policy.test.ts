@@ -1,28 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { answerMayHaveApplied, failureOf, POLICY, reactionTo } from '../../src/http/policy.js';
-import { backoff, nextWait, type RetryScope, type RetrySettings } from '../../src/http/policy-run.js';
+import { backoff, nextWait } from '../../src/http/policy-run.js';
 import { parseRetryAfter } from '../../src/http/retry-after.js';
 import { ConnectionError, ResponseValidationError, TimeoutError, ValidationError } from '../../src/index.js';
 import { api } from '../support/api-error.js';
 import { renderPolicyTable } from '../support/policy-table.js';
+import { SETTINGS, scope } from '../support/retry-scope.js';
 
 const retryAction = (retry_action: string) => ({ errorDetails: { retry_action } });
 
-const SETTINGS: RetrySettings = {
-  maxRetries: 2,
-  minDelayMs: 500,
-  maxDelayMs: 8_000,
-  maxRetryAfterMs: 60_000,
-  timeoutMs: 60_000,
-  onRetry: undefined,
-};
-const scope = (over: Partial<RetryScope> = {}, settings: Partial<RetrySettings> = {}): RetryScope => ({
-  kind: 'read',
-  settings: { ...SETTINGS, ...settings },
-  signal: undefined,
-  ...over,
-});
 const NONE = { retries: 0, polls: 0 };
 
 describe('the retry policy: which failure an error is', () => {

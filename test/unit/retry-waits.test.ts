@@ -1,19 +1,10 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type RetryScope, type RetrySettings, retrying } from '../../src/http/policy-run.js';
+import { retrying } from '../../src/http/policy-run.js';
 import { AbortError, type ApiError, Client, ConnectionError, TimeoutError } from '../../src/index.js';
 import { api } from '../support/api-error.js';
 import { fail, fakeFetch, ok, skill } from '../support/fake-fetch.js';
-
-/** The client's defaults: the waits below are the real ones. */
-const SETTINGS: RetrySettings = {
-  maxRetries: 2,
-  minDelayMs: 500,
-  maxDelayMs: 8_000,
-  maxRetryAfterMs: 60_000,
-  timeoutMs: 60_000,
-  onRetry: undefined,
-};
+import { scope } from '../support/retry-scope.js';
 
 /** An attempt that fails with each of `errors` in turn, then succeeds; records when each attempt ran. */
 function scripted(...errors: Error[]) {
@@ -26,13 +17,6 @@ function scripted(...errors: Error[]) {
   };
   return { attempt, at };
 }
-
-const scope = (over: Partial<RetryScope> = {}, settings: Partial<RetrySettings> = {}): RetryScope => ({
-  kind: 'read',
-  signal: undefined,
-  settings: { ...SETTINGS, ...settings },
-  ...over,
-});
 
 /** Settles `promise` by itself, so that a rejection is never unhandled while timers are advanced. */
 function settle<T>(promise: Promise<T>) {
