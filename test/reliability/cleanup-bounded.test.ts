@@ -6,6 +6,7 @@ import {
   RelayedTurnStream,
   ResponseTooLargeError,
   ResponseValidationError,
+  TimeoutError,
 } from '../../src/index.js';
 import { fakeFetch, skill } from '../support/fake-fetch.js';
 import { CHAT, sseText, turnEvents, type WireEvent } from '../support/sse.js';
@@ -205,6 +206,33 @@ describe('cleanup never waits on a cancel that does not settle', () => {
       await expect(
         client(fetch, 2_000).turns.stream(CHAT, { content: 'x' }).finalText(),
       ).rejects.toBeInstanceOf(ResponseTooLargeError);
+    },
+    QUICK,
+  );
+
+  it(
+    "8: a JSON body that falls silent mid-way ends with TimeoutError at the call's timeout",
+    async () => {
+      const probe = { cancels: 0 };
+      const { fetch } = fakeFetch(() => stuckResponse('{"status":"succ', { end: 'stall' }, probe));
+      const error = await client(fetch)
+        .skills.get(1, { timeout: 200, maxRetries: 0 })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TimeoutError);
+      expect(probe.cancels).toBe(1);
+    },
+    QUICK,
+  );
+
+  it(
+    'a JSON body read when the signal aborts ends with AbortError',
+    async () => {
+      const { fetch } = fakeFetch(() => stuckResponse('{"status":"succ', { end: 'stall' }));
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 50);
+      await expect(client(fetch).skills.get(1, { signal: controller.signal })).rejects.toBeInstanceOf(
+        AbortError,
+      );
     },
     QUICK,
   );
