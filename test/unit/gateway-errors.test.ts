@@ -31,6 +31,8 @@ describe("7: a proxy's or load balancer's own answer is an ApiError with its sta
   it('7: a page with a doctype, a title with attributes and spaces, in any case', () => {
     const page = '  <!DOCTYPE html><HTML><head><TITLE lang="en">  Bad gateway </TITLE></head></HTML>';
     expect(apiFailure(502, page, null).message).toBe(`502 http_502: Bad gateway${PAGE}`);
+    const spaced = '<!doctype \n html>\n<title>Gateway Timeout</title>';
+    expect(apiFailure(504, spaced, null).message).toBe(`504 http_504: Gateway Timeout${PAGE}`);
   });
 
   it('7: a page without a title, or with an empty one, is called an HTML page', () => {
@@ -53,6 +55,8 @@ describe("7: a proxy's or load balancer's own answer is an ApiError with its sta
     const xml = '<?xml version="1.0"?><Error>SlowDown</Error>';
     expect(apiFailure(503, xml, null).message).toBe(`503 http_503: ${xml}`);
     expect(apiFailure(503, '<htmlish>', null).message).toBe('503 http_503: <htmlish>');
+    const quoted = 'upstream said: <html><title>Oops</title></html>';
+    expect(apiFailure(503, quoted, null).message).toBe(`503 http_503: ${quoted}`);
     expect(apiFailure(503, 'upstream connect error', null).message).toBe(
       '503 http_503: upstream connect error',
     );
