@@ -94,18 +94,17 @@ export function apiFailure(
       ? ` (${notFound.url}: if that URL is wrong, baseUrl should be the service's origin and any path prefix before /api/v1)`
       : '';
   if (!parsed.success) {
-    if (body === undefined || typeof body === 'string') {
-      return apiError({
-        status,
-        code: `http_${status}`,
-        message: `${typeof body === 'string' && body ? body.slice(0, 200) : 'the response had no error body'}${suffix}`,
-        data: undefined,
-        requestId: undefined,
-        errorDetails: undefined,
-        retryAfterMs: parseRetryAfter(retryAfter),
-      });
-    }
-    return schemaFailure(parsed.error, body, status);
+    const text = bareText(status, body);
+    if (text === undefined) return schemaFailure(parsed.error, body, status);
+    return apiError({
+      status,
+      code: bareCode(status),
+      message: `${text}${suffix}`,
+      data: undefined,
+      requestId: undefined,
+      errorDetails: undefined,
+      retryAfterMs: parseRetryAfter(retryAfter),
+    });
   }
   const { message_code, message, data, meta } = parsed.data;
   const advice = ADVICE[message_code];
@@ -119,6 +118,43 @@ export function apiFailure(
     errorDetails: meta?.error_details,
     retryAfterMs: parseRetryAfter(retryAfter),
   });
+}
+
+/** The statuses a proxy, gateway or load balancer answers with on its own: 408, 502, 503, 504. */
+const GATEWAY_STATUSES: ReadonlySet<number> = new Set([408, 502, 503, 504]);
+
+/** The `code` of an `ApiError` whose response had no contract error body: `http_<status>`. */
+export function bareCode(status: number): string {
+  return `http_${status}`;
+}
+
+/**
+ * Whether `error` is a bare 408, 502, 503 or 504: a proxy's, gateway's or load balancer's answer, with no
+ * contract error body (so no `message_code` and no `retry_action`).
+ */
+export function isGatewayFailure(error: ApiError): boolean {
+  return GATEWAY_STATUSES.has(error.status) && error.code === bareCode(error.status);
+}
+
+/**
+ * What a non-contract error body says, or `undefined` when it is a contract body gone wrong: no body, text
+ * (an HTML page by its title), or at a gateway status a JSON body without `message_code` (an API gateway's
+ * own, such as `{"message": "Endpoint request timed out"}`).
+ */
+function bareText(status: number, body: unknown): string | undefined {
+  if (body === undefined || body === '') return 'the response had no error body';
+  if (typeof body === 'string') return htmlTitle(body) ?? body.slice(0, 200);
+  if (GATEWAY_STATUSES.has(status) && typeof body === 'object' && body !== null && !('message_code' in body))
+    return JSON.stringify(body).slice(0, 200);
+  return undefined;
+}
+
+/** An HTML page (a proxy's error page) by its title, looked for in its head; `undefined` for other text. */
+function htmlTitle(text: string): string | undefined {
+  const head = text.slice(0, 4096);
+  if (!/^\s*<(?:!doctype\s+html|html)[\s>]/i.test(head)) return undefined;
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(head)?.[1]?.trim().slice(0, 200);
+  return `${title || 'an HTML page'} (an HTML page, not the service's error body: a proxy or gateway answered)`;
 }
 
 /** A `ResponseValidationError` from a zod failure, naming the first mismatching path. */
