@@ -287,6 +287,39 @@ describe('withOptions and raw responses', () => {
     expect(requests).toHaveLength(1);
   });
 
+  it('2.1 .asResponse() gives the raw Response alone: status and headers, its body already read', async () => {
+    const { fetch, requests } = fakeFetch(
+      Response.json(
+        {
+          status: 'success',
+          message: 'OK',
+          message_code: 'api_v1_ok',
+          data: skill(),
+          meta: { request_id: 'r' },
+        },
+        { headers: { 'x-served-by': 'edge-1' } },
+      ),
+    );
+    const call = client(fetch).skills.get(1);
+    const response = await call.asResponse();
+    expect(response).toBeInstanceOf(Response);
+    expect([response.status, response.headers.get('x-served-by')]).toEqual([200, 'edge-1']);
+    expect(response.bodyUsed).toBe(true);
+    expect(await call).toMatchObject({ id: 1 }); // the data, from the same exchange
+    expect(requests).toHaveLength(1);
+  });
+
+  it('2.1 .asResponse() of a failed call rejects with its typed error; a list has it too', async () => {
+    const { fetch } = fakeFetch(
+      fail(404, 'api_v1_not_found'),
+      ok([skill()], { request_id: 'r', page: 1, size: 50, total: 1 }),
+    );
+    const c = client(fetch, { maxRetries: 0 });
+    await expect(c.skills.get(1).asResponse()).rejects.toBeInstanceOf(NotFoundError);
+    const response = await c.skills.list().asResponse();
+    expect([response.status, response.bodyUsed]).toEqual([200, true]);
+  });
+
   it('4.1 a check that fails rejects the ApiPromise (and its withResponse) instead of throwing', async () => {
     const { fetch, requests } = fakeFetch(ok(skill()));
     const call = client(fetch).skills.create({ name: 'n', instructions: 'x'.repeat(12_001) });
