@@ -6,6 +6,7 @@ import {
   ApiError,
   type ApiErrorInit,
   AuthenticationError,
+  BadRequestError,
   ConflictError,
   ConnectionError,
   ConvoError,
@@ -15,6 +16,7 @@ import {
   RateLimitError,
   ResponseValidationError,
   TimeoutError,
+  UnprocessableEntityError,
 } from '../errors.js';
 import { parseRetryAfter } from './retry-after.js';
 
@@ -59,10 +61,12 @@ const ADVICE: Partial<Record<string, string>> = {
 
 /** The `ApiError` subclass of each status integrators look for first; other 5xx are `InternalServerError`. */
 const BY_STATUS: Partial<Record<number, new (init: ApiErrorInit) => ApiError>> = {
+  400: BadRequestError,
   401: AuthenticationError,
   403: PermissionDeniedError,
   404: NotFoundError,
   409: ConflictError,
+  422: UnprocessableEntityError,
   429: RateLimitError,
 };
 
@@ -79,15 +83,17 @@ export interface NotFoundAt {
 }
 
 /**
- * Builds the error of a non-2xx response from its parsed body. A 404 that does not look like the contract's,
- * or that a client gets before any call succeeded, names the URL it tried: a wrong `baseUrl` is likely.
+ * Builds the error of a non-2xx response from its parsed body and its headers (kept on the error; the
+ * request's are never copied). A 404 that does not look like the contract's, or that a client gets before
+ * any call succeeded, names the URL it tried: a wrong `baseUrl` is likely.
  */
 export function apiFailure(
   status: number,
   body: unknown,
-  retryAfter: string | null,
+  headers: Headers,
   notFound?: NotFoundAt | undefined,
 ): ConvoError {
+  const retryAfterMs = parseRetryAfter(headers.get('retry-after'));
   const parsed = ErrorBodySchema.safeParse(body);
   const suffix =
     notFound && (notFound.fresh || !parsed.success)
@@ -103,7 +109,8 @@ export function apiFailure(
       data: undefined,
       requestId: undefined,
       errorDetails: undefined,
-      retryAfterMs: parseRetryAfter(retryAfter),
+      retryAfterMs,
+      headers,
     });
   }
   const { message_code, message, data, meta } = parsed.data;
@@ -116,7 +123,8 @@ export function apiFailure(
     data,
     requestId: meta?.request_id,
     errorDetails: meta?.error_details,
-    retryAfterMs: parseRetryAfter(retryAfter),
+    retryAfterMs,
+    headers,
   });
 }
 

@@ -66,3 +66,4 @@ export type { CredentialRecord, MockSettings, MockStoreView, SkillRecord } from 
 export type { MockClock } from './time/clock.js';
 export { createManualClock, type ManualClock } from './time/manual-clock.js';
 export { MAX_BODY_BYTES } from './wire/input.js';
+export { type ErrorResponseOptions, errorResponse } from './wire/respond.js';

@@ -169,8 +169,8 @@ describe('4.3 and 7.3 checks, in order', () => {
     expect(errorDataOf(reply)).toEqual(
       expect.arrayContaining([
         { field: 'content', message: 'is required' },
-        { field: 'model_id', message: 'must be a number' },
-        { field: 'attachments.file_ids.0', message: 'must be a number' },
+        { field: 'model_id', message: 'must be an integer' },
+        { field: 'attachments.file_ids.0', message: 'must be an integer' },
       ]),
     );
   });
