@@ -16,17 +16,11 @@ const shared = {
 } as const;
 
 /**
- * The Node builds keep every class's and function's source name: esbuild renames a class that refers to
- * itself (`Client.name === '_Client'`) and leaves a class assigned in a lazily initialized module nameless
- * (`NotFoundError.name === ''` in CommonJS), which is what stack traces and Jest's messages show.
- */
-const named = { ...shared, keepNames: true } as const;
-
-/**
- * The bundler build names its classes without `keepNames`, which would add about 2.4 KB gzipped to an app
- * (a `__name` call per function). Only a class that refers to itself loses its name there
- * (`var Client = class _Client {`): its inner binding is renamed back, padded with a space (`new  Client(`) so
- * that every line and column, and so the source map, stay as they are.
+ * esbuild names a class that refers to itself after its inner binding (`var Client = class _Client {`, so
+ * `Client.name === '_Client'`). The ESM builds rename that binding back, padded with a space
+ * (`new  Client(`) so that every line and column, and so the source map, stay as they are. `keepNames`
+ * would do it with a `__name` call per function: 2.4 KB gzipped in an app's bundle, and 3 ms of CPU on
+ * every cold import in Node.
  */
 const selfNamedClasses: Plugin = {
   name: 'self-named-classes',
@@ -38,6 +32,9 @@ const selfNamedClasses: Plugin = {
     return { code: named };
   },
 };
+
+/** The ESM builds. */
+const esm = { ...shared, format: ['esm'], plugins: [selfNamedClasses] } satisfies Options;
 
 /** The public entries, each a subpath of the package. */
 const entries = {
@@ -62,21 +59,19 @@ export default defineConfig([
     // resolution, read and link, more than parsing the code they share (BENCHMARKS.md, benchmark 5). The
     // other entries (the mock, the schemas) carry their own copy. ky stays an import, loaded by the first
     // request (http/transport.ts).
-    ...named,
+    ...esm,
     entry: { index: 'src/node.ts' },
-    format: ['esm'],
     noExternal: bundled,
     splitting: false,
   },
   {
-    ...shared,
+    ...esm,
     entry: {
       schemas: entries.schemas,
       'mock/index': entries['mock/index'],
       'mock/cli': 'src/mock/cli.ts',
       msw: entries.msw,
     },
-    format: ['esm'],
     noExternal: bundled,
     splitting: true,
   },
@@ -86,7 +81,10 @@ export default defineConfig([
     // their `import()` becomes a call that initializes the bundled module on first use (still lazy, still off
     // the cold start); `import()` of an external package (node:http, @hono/node-server) becomes a `require`.
     // Each entry is one file with its own copy of what it uses (no chunks loaded with `import()`).
-    ...named,
+    // `keepNames`: a module initialized lazily assigns its classes to `exports.NotFoundError = class ...`,
+    // which gives them no name (`NotFoundError.name === ''`, what Jest prints).
+    ...shared,
+    keepNames: true,
     entry: { ...entries, index: 'src/node.ts' },
     format: ['cjs'],
     noExternal: [...bundled, 'ky', '@cfworker/json-schema'],
@@ -106,11 +104,9 @@ export default defineConfig([
   {
     // For bundlers (browsers, edge workers): dependencies stay imports, so an app that uses zod itself
     // ships one copy, and the bundler tree-shakes them with the app.
-    ...shared,
+    ...esm,
     entry: entries,
-    format: ['esm'],
     outDir: 'dist/bundler',
     splitting: true,
-    plugins: [selfNamedClasses],
   },
 ]);
