@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { LIMITS } from '../../contract/limits.js';
 import { type MockCredential, parseTokenFlag } from '../state/credentials.js';
+import { isLoopback } from './host-names.js';
 import { type MockServerOptions, startMockServer } from './server.js';
 
 /** The `--help` text; flags as mock-conventions.md fixes them. */
@@ -98,6 +99,8 @@ export async function main(argv: readonly string[], io: CommandIo = processIo())
   io.out(
     `convo-mock listening on ${server.url}${line.server.inspector === false ? '' : ' (open it in a browser: the inspector)'}`,
   );
+  const { hostname } = new URL(server.url);
+  if (!isLoopback(hostname)) io.err(exposedWarning(hostname));
 
   await new Promise<void>((resolve) => {
     const stop = () => {
@@ -113,6 +116,15 @@ export async function main(argv: readonly string[], io: CommandIo = processIo())
   server.mock.reset();
   await server.close();
   return 0;
+}
+
+/** What a non-loopback `--host` exposes, said on stderr. */
+export function exposedWarning(hostname: string): string {
+  return (
+    `convo-mock: warning: listening on ${hostname}, which is not loopback: other machines can reach this ` +
+    'mock and its inspector, and since it allows every origin, so can any web page opened on them ' +
+    '(without --token, the token is the well-known mock-token). Use --host 127.0.0.1 unless you mean to share it.'
+  );
 }
 
 function processIo(): CommandIo {
