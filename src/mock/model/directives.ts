@@ -64,6 +64,8 @@ export function parseScript(content: string): Script {
  * - `slow ms`: an integer from 0 to 2,592,000,000 (30 days, more than a timer holds at once: the wait is
  *   re-armed in steps);
  * - `error code`: 1 to 64 characters of `a-z`, `0-9` and `_` (a code of section 6, or one a model invents).
+ *
+ * The other directives take no parameter; how many a content holds is bounded by its 64,000 characters.
  */
 export const DIRECTIVE_LIMITS = {
   /** `[[mock:words n=N]]`: the most words. */
@@ -74,7 +76,7 @@ export const DIRECTIVE_LIMITS = {
   errorCode: 64,
 } as const;
 
-/** The parameters the bounds apply to: the integer ones with their maximum, and the code. */
+/** The integer parameters, with their bounds (`CODE` checks the code). */
 const INTEGER_PARAMS: Partial<Record<DirectiveName, { key: string; max: number }>> = {
   words: { key: 'n', max: DIRECTIVE_LIMITS.wordsN },
   slow: { key: 'ms', max: DIRECTIVE_LIMITS.slowMs },
