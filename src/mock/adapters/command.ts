@@ -10,7 +10,8 @@ export const USAGE = `Usage: convo-mock [options]
 Serves the reference mock of the Conversational AI Service API v1 over HTTP.
 
 Options:
-  --host HOST                    interface to bind (default 127.0.0.1)
+  --host HOST                    interface to bind (default 127.0.0.1; a non-loopback one is
+                                 reachable from other machines, and a warning says so)
   --port PORT                    port, 0 for any free one (default 4010)
   --token TOKEN[=SCOPES][@USER]  a credential; repeatable. SCOPES is a comma list, "TOKEN=" has none,
                                  no "=" has every scope; USER is a user id (default 1).
