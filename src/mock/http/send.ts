@@ -56,8 +56,8 @@ export async function startSend(
 
   checkAttachmentsUsable(store, credential, input.attachments);
   if (engine.usesDirectives()) {
-    const [issue, ...more] = scriptIssues(parseScript(input.content));
-    if (issue) throw validationFailure([issue, ...more]);
+    const issues = scriptIssues(parseScript(input.content));
+    if (issues.length > 0) throw validationFailure(issues);
   }
   const running = chat && engine.runningIn(chat.id);
   if (running) {
