@@ -25,6 +25,7 @@ export type {
 export { MAX_TURN_ATTACHMENTS } from './http/send-input.js';
 export { type ConvoMock, createMock, MOCK_URL, type MockFetch, type MockOptions } from './mock.js';
 export { directiveModel } from './model/directive-model.js';
+export { DIRECTIVE_LIMITS } from './model/directives.js';
 export type {
   AnswerSource,
   FakeModel,
