@@ -1,16 +1,7 @@
-import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { type CommandIo, main, parseCommandLine, USAGE } from '../../src/mock/adapters/command.js';
+import { main, parseCommandLine, USAGE } from '../../src/mock/adapters/command.js';
 import { SCOPES } from '../../src/mock/index.js';
-
-/** Captures the command's output; `signals` stands in for the process. */
-function fakeIo() {
-  const out: string[] = [];
-  const err: string[] = [];
-  const signals = new EventEmitter();
-  const io: CommandIo = { out: (line) => out.push(line), err: (line) => err.push(line), signals };
-  return { io, out, err, signals };
-}
+import { fakeIo } from './helpers.js';
 
 /** Resolves with the first stdout line, once the command printed it. */
 async function firstLine(out: string[]): Promise<string> {

@@ -1,8 +1,10 @@
+import { EventEmitter } from 'node:events';
 import * as z from 'zod/mini';
 import { type Chat, ChatSchema } from '../../src/contract/chat.js';
 import { EnvelopeSchema, ErrorBodySchema } from '../../src/contract/envelope.js';
 import { type Skill, SkillSchema } from '../../src/contract/skill.js';
 import { type Message, MessageSchema, type Turn, TurnSchema } from '../../src/contract/turn.js';
+import type { CommandIo } from '../../src/mock/adapters/command.js';
 import type { ConvoMock, FakeModel, MockCredential } from '../../src/mock/index.js';
 
 /** A body of the mock: the envelope of 2.1 or the error body of 7. */
@@ -247,4 +249,13 @@ export function postStream(
     body: JSON.stringify({ content }),
     ...(signal ? { signal } : {}),
   });
+}
+
+/** Captures the command's output; `signals` stands in for the process. */
+export function fakeIo() {
+  const out: string[] = [];
+  const err: string[] = [];
+  const signals = new EventEmitter();
+  const io: CommandIo = { out: (line) => out.push(line), err: (line) => err.push(line), signals };
+  return { io, out, err, signals };
 }

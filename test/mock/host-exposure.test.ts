@@ -1,10 +1,10 @@
-import { EventEmitter } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import { hostname, networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CommandIo, exposedWarning, main } from '../../src/mock/adapters/command.js';
+import { exposedWarning, main } from '../../src/mock/adapters/command.js';
 import { isLoopback, reachableHosts } from '../../src/mock/adapters/host-names.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
+import { fakeIo } from './helpers.js';
 
 /** GET `path` of `url` with `Host: host` (node:http lets a test set it; fetch does not). */
 function statusWithHost(url: string, path: string, host: string): Promise<number> {
@@ -89,14 +89,6 @@ describe('startMockServer on 0.0.0.0 with the inspector', () => {
 });
 
 describe('convo-mock --host', () => {
-  function fakeIo() {
-    const out: string[] = [];
-    const err: string[] = [];
-    const signals = new EventEmitter();
-    const io: CommandIo = { out: (line) => out.push(line), err: (line) => err.push(line), signals };
-    return { io, out, err, signals };
-  }
-
   async function run(host: string) {
     const { io, out, err, signals } = fakeIo();
     const exit = main(['--host', host, '--port', '0'], io);

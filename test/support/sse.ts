@@ -19,13 +19,20 @@ export interface BodyShape {
   end?: 'close' | 'error' | 'stall';
 }
 
-/** A streamed Response body carrying `text`, cut and ended as `shape` says. */
-export function sseResponse(text: string, shape: BodyShape = {}): Response {
+/**
+ * A body carrying `text`, cut and ended as `shape` says; `cancel`, when given, is what the body's own
+ * cancel does (a fetch implementation's quirk under test).
+ */
+export function chunkedBody(
+  text: string,
+  shape: BodyShape = {},
+  cancel?: () => Promise<void>,
+): ReadableStream<Uint8Array> {
   const bytes = new TextEncoder().encode(text);
   const sizes = shape.chunks ?? [bytes.length || 1];
   let offset = 0;
   let turn = 0;
-  const body = new ReadableStream<Uint8Array>({
+  return new ReadableStream<Uint8Array>({
     pull(controller) {
       if (offset < bytes.length) {
         const size = sizes[turn++ % sizes.length]!;
@@ -37,8 +44,13 @@ export function sseResponse(text: string, shape: BodyShape = {}): Response {
       else if (shape.end === 'stall') return new Promise(() => {});
       else controller.close();
     },
+    ...(cancel ? { cancel } : {}),
   });
-  return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+}
+
+/** A streamed Response body carrying `text`, cut and ended as `shape` says. */
+export function sseResponse(text: string, shape: BodyShape = {}): Response {
+  return new Response(chunkedBody(text, shape), { headers: { 'content-type': 'text/event-stream' } });
 }
 
 export const CHAT = '3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';

@@ -1,3 +1,5 @@
+import { chunkedBody } from './sse.js';
+
 /** How a body whose cancel never settles ends once its text is out. */
 export interface StuckShape {
   /** Byte sizes to cut the text into (cycled); default one chunk. */
@@ -21,25 +23,9 @@ export interface StuckProbe {
  * clone's cancel waits for its twin, which would hide what this tests).
  */
 export function stuckResponse(text: string, shape: StuckShape = {}, probe?: StuckProbe): Response {
-  const bytes = new TextEncoder().encode(text);
-  const sizes = shape.chunks ?? [bytes.length || 1];
-  let offset = 0;
-  let turn = 0;
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (offset < bytes.length) {
-        const size = sizes[turn++ % sizes.length]!;
-        controller.enqueue(bytes.slice(offset, offset + size));
-        offset += size;
-        return;
-      }
-      if (shape.end === 'stall') return new Promise(() => {});
-      controller.close();
-    },
-    cancel() {
-      if (probe) probe.cancels++;
-      return new Promise(() => {});
-    },
+  const body = chunkedBody(text, shape, () => {
+    if (probe) probe.cancels++;
+    return new Promise(() => {});
   });
   return new Response(body, {
     status: shape.status ?? 200,
