@@ -1,8 +1,10 @@
 import { rmSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
 
-// The three builds below run in parallel and share dist/, so none of them cleans: dist/ is emptied here,
-// once, when the config loads.
+type Plugin = NonNullable<Options['plugins']>[number];
+
+// The builds below run in parallel and share dist/, so none of them cleans: dist/ is emptied here, once,
+// when the config loads.
 rmSync('dist', { recursive: true, force: true });
 
 const shared = {
@@ -14,57 +16,96 @@ const shared = {
 } as const;
 
 /**
- * For Node, Deno and Bun (the `node` and `require` conditions). zod is bundled in, tree-shaken: Node cannot
- * tree-shake, and importing zod's own entry loads all of its 90-odd modules (64 of them locales), most of a
- * cold start. p-retry (with is-network-error) and eventsource-parser, loaded at startup too, are bundled for
- * the same reason: each package resolved costs its lookups and a module of its own.
+ * esbuild names a class that refers to itself after its inner binding (`var Client = class _Client {`, so
+ * `Client.name === '_Client'`). The ESM builds rename that binding back, padded with a space
+ * (`new  Client(`) so that every line and column, and so the source map, stay as they are. `keepNames`
+ * would do it with a `__name` call per function: 2.4 KB gzipped in an app's bundle, and 3 ms of CPU on
+ * every cold import in Node.
  */
-const node: Options = {
-  ...shared,
-  format: ['esm', 'cjs'],
-  noExternal: ['zod', 'p-retry', 'is-network-error', 'eventsource-parser'],
+const selfNamedClasses: Plugin = {
+  name: 'self-named-classes',
+  renderChunk(code) {
+    let named = code;
+    for (const [, name] of code.matchAll(/var (\w+) = class _\1\b/g)) {
+      named = named.replace(new RegExp(`(?<![\\w$.'"\`])_${name}\\b`, 'g'), ` ${name}`);
+    }
+    return { code: named };
+  },
 };
+
+/** The ESM builds. */
+const esm = { ...shared, format: ['esm'], plugins: [selfNamedClasses] } satisfies Options;
+
+/** The public entries, each a subpath of the package. */
+const entries = {
+  index: 'src/index.ts',
+  schemas: 'src/schemas.ts',
+  'mock/index': 'src/mock/index.ts',
+  msw: 'src/mock/msw.ts',
+};
+
+/**
+ * zod is bundled in, tree-shaken: Node cannot tree-shake, and importing zod's own entry loads all of its
+ * 90-odd modules (64 of them locales), most of a cold start. p-retry (with is-network-error) and
+ * eventsource-parser, loaded at startup too, are bundled for the same reason: each package resolved costs
+ * its lookups and a module of its own.
+ */
+const bundled = ['zod', 'p-retry', 'is-network-error', 'eventsource-parser'];
 
 export default defineConfig([
   {
-    // The client's entry is one file, not split into chunks shared with the other entries: each module
-    // Node loads at import costs its own resolution, read and link, more than parsing the code they share
-    // (BENCHMARKS.md, benchmark 5). The other entries (the mock, the schemas) carry their own copy.
-    ...node,
+    // For Node, Deno and Bun importing (the `node` condition). The client's entry is one file, not split
+    // into chunks shared with the other entries: each module Node loads at import costs its own
+    // resolution, read and link, more than parsing the code they share (BENCHMARKS.md, benchmark 5). The
+    // other entries (the mock, the schemas) carry their own copy. ky stays an import, loaded by the first
+    // request (http/transport.ts).
+    ...esm,
     entry: { index: 'src/node.ts' },
+    noExternal: bundled,
     splitting: false,
-    dts: {
-      entry: {
-        index: 'src/index.ts',
-        schemas: 'src/schemas.ts',
-        'mock/index': 'src/mock/index.ts',
-        msw: 'src/mock/msw.ts',
-      },
-      // Members tagged `@internal` (the transport, the raw answer call) stay out of the declarations.
-      compilerOptions: { stripInternal: true },
+  },
+  {
+    ...esm,
+    entry: {
+      schemas: entries.schemas,
+      'mock/index': entries['mock/index'],
+      'mock/cli': 'src/mock/cli.ts',
+      msw: entries.msw,
+    },
+    noExternal: bundled,
+    splitting: true,
+  },
+  {
+    // For `require` (Node, and Jest's CommonJS runtime, which refuses a dynamic `import()` without
+    // --experimental-vm-modules): no `import()` is left. ky and the JSON Schema validator are bundled, so
+    // their `import()` becomes a call that initializes the bundled module on first use (still lazy, still off
+    // the cold start); `import()` of an external package (node:http, @hono/node-server) becomes a `require`.
+    // Each entry is one file with its own copy of what it uses (no chunks loaded with `import()`).
+    // `keepNames`: a module initialized lazily assigns its classes to `exports.NotFoundError = class ...`,
+    // which gives them no name (`NotFoundError.name === ''`, what Jest prints).
+    ...shared,
+    keepNames: true,
+    entry: { ...entries, index: 'src/node.ts' },
+    format: ['cjs'],
+    noExternal: [...bundled, 'ky', '@cfworker/json-schema'],
+    splitting: false,
+    esbuildOptions(options) {
+      options.supported = { ...options.supported, 'dynamic-import': false };
     },
   },
   {
-    ...node,
-    entry: {
-      schemas: 'src/schemas.ts',
-      'mock/index': 'src/mock/index.ts',
-      'mock/cli': 'src/mock/cli.ts',
-      msw: 'src/mock/msw.ts',
-    },
-    splitting: true,
+    // The declarations, .d.ts for `import` and .d.cts for `require`.
+    entry: entries,
+    format: ['esm', 'cjs'],
+    clean: false,
+    // Members tagged `@internal` (the transport, the raw answer call) stay out of the declarations.
+    dts: { only: true, compilerOptions: { stripInternal: true } },
   },
   {
     // For bundlers (browsers, edge workers): dependencies stay imports, so an app that uses zod itself
     // ships one copy, and the bundler tree-shakes them with the app.
-    ...shared,
-    entry: {
-      index: 'src/index.ts',
-      schemas: 'src/schemas.ts',
-      'mock/index': 'src/mock/index.ts',
-      msw: 'src/mock/msw.ts',
-    },
-    format: ['esm'],
+    ...esm,
+    entry: entries,
     outDir: 'dist/bundler',
     splitting: true,
   },

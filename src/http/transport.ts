@@ -1,7 +1,7 @@
 import type { KyInstance, Options as KyOptions } from 'ky';
 import type * as z from 'zod/mini';
 import { EnvelopeSchema, type Meta } from '../contract/envelope.js';
-import { type ConvoError, RedirectError, ValidationError } from '../errors.js';
+import { ConvoError, RedirectError, ValidationError } from '../errors.js';
 import { readText } from './body.js';
 import { apiFailure, fetchFailure, schemaFailure } from './errors.js';
 import { checkHeader, checkHeaders } from './headers.js';
@@ -196,7 +196,12 @@ export class Transport {
 
   /** Builds the client's ky instance; ky's own retry, timeout, redirects and status errors are off. */
   async #create(): Promise<KyInstance> {
-    loadKy ??= import('ky');
+    loadKy ??= import('ky').catch((error: unknown) => {
+      loadKy = undefined; // the next request tries again
+      throw new ConvoError(`could not load ky: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      });
+    });
     const { default: ky } = await loadKy;
     const settings = this.#settings;
     const headers = new Headers(settings.headers);
@@ -245,6 +250,8 @@ export class Transport {
    */
   async #send(call: Omit<Call<unknown>, 'schema' | 'kind'>, accept: string) {
     const options = call.options ?? {};
+    // Outside the try below: the SDK failing to load its own code is no connection failure, and not retried.
+    const send = this.#ky ?? (await this.#create());
     const timeout = options.timeout ?? this.#settings.timeout;
     const body = call.body === undefined ? undefined : serialize(call.body);
     const headers = requestHeaders(accept, body !== undefined, call.headers, options.headers);
@@ -270,7 +277,7 @@ export class Transport {
     try {
       options.signal?.throwIfAborted();
       const url = this.#href + call.path + (call.query ? queryString(call.query) : '');
-      const response = await (this.#ky ?? (await this.#create()))(url, init);
+      const response = await send(url, init);
       // An injected fetch (or a hook) may hand back anything.
       if (!(response instanceof Response))
         throw new TypeError('the fetch resolved to something not a Response');

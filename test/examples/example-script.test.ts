@@ -1,9 +1,11 @@
 import { execFile } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
-// `npm run example -- NAME` (scripts/example.mjs, after the build): one command, its own convo-mock.
+// `npm run example -- NAME` (scripts/example.mjs, after building when dist/ is stale): one command, its own
+// convo-mock.
 const root = join(import.meta.dirname, '..', '..');
 const run = promisify(execFile);
 const script = join(root, 'scripts', 'example.mjs');
@@ -18,6 +20,17 @@ describe('npm run example', () => {
     });
     expect(stderr).toMatch(/examples\/sync-turn\.ts against convo-mock at http:\/\/127\.0\.0\.1:\d+/);
     expect(stdout).toMatch(/status: completed, tokens: \d+/);
+  });
+
+  it('builds the package only when dist/ is missing or older than src/: a fresh one is used as it is', async () => {
+    const scripts = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts;
+    expect(scripts.example).toBe('node scripts/dist.mjs build && node scripts/example.mjs');
+    const built = statSync(join(root, 'dist', 'index.js')).mtimeMs;
+    const { stderr } = await run(process.execPath, [join(root, 'scripts', 'dist.mjs'), 'build'], {
+      cwd: root,
+    });
+    expect(stderr).toBe('');
+    expect(statSync(join(root, 'dist', 'index.js')).mtimeMs).toBe(built);
   });
 
   it('lists the examples and exits 2 for an unknown name', async () => {

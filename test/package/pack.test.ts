@@ -1,7 +1,7 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The packed tarball, installed into a fresh project, imported the ways integrators import it.
@@ -10,14 +10,12 @@ const node = process.execPath;
 let project: string;
 let installOutput: string;
 
-function npm(args: string[], cwd: string): string {
-  return execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
 beforeAll(() => {
   project = mkdtempSync(join(tmpdir(), 'convo-sdk-pack-'));
-  npm(['pack', '--pack-destination', project, '--silent'], root);
-  const tarball = readdirSync(project).find((f) => f.endsWith('.tgz'))!;
+  // dist/ as built, not rebuilt (a build empties dist/ under the other test files); fails when it is stale.
+  const tarball = basename(
+    execFileSync(node, [join(root, 'scripts', 'dist.mjs'), 'pack', project], { encoding: 'utf8' }).trim(),
+  );
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
   const install = spawnSync(
     'npm',
@@ -100,7 +98,10 @@ export async function main(signal: AbortSignal | undefined): Promise<string> {
   // One compiler run per resolution; a .cts file resolves through the `require` conditions, the others
   // through `import`. The nodenext run checks the shipped declarations themselves too (.d.ts and .d.cts, no
   // skipLibCheck); the others check what a consumer sees of them, with skipLibCheck (it takes a third of the time).
+  // node10 is what TypeScript 5.x picks for `module: commonjs` (6.0 deprecates it): the subpaths resolve
+  // through `typesVersions` there.
   const settings: Array<[resolution: string, module: string, files: string[], libCheck: boolean]> = [
+    ['node10', 'commonjs', ['node10.ts'], false],
     ['bundler', 'preserve', ['bundler.ts'], false],
     ['node16', 'node16', ['node16.mts', 'node16.cts'], false],
     ['nodenext', 'nodenext', ['nodenext.mts', 'nodenext.cts'], true],
@@ -119,6 +120,7 @@ export async function main(signal: AbortSignal | undefined): Promise<string> {
         'es2022',
       ];
       if (!libCheck) args.push('--skipLibCheck');
+      if (resolution === 'node10') args.push('--ignoreDeprecations', '6.0');
       const typeRoots = join(root, 'node_modules', '@types');
       const result = spawnSync(
         node,

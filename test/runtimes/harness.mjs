@@ -1,12 +1,14 @@
-// Shared by the runtime matrix (run.mjs) and the browser test (test/browser/run.mjs): pack the package,
-// install the tarball into a fresh consumer project, start that project's `convo-mock`, run commands with
-// a deadline, and make sure every child process is gone when the script ends.
+// Shared by the runtime matrix (run.mjs), the msw matrix (test/msw/run.mjs) and the browser test
+// (test/browser/run.mjs): pack the package, install the tarball into a fresh consumer project, start that
+// project's `convo-mock`, run commands with a deadline, and make sure every child process is gone when the
+// script ends.
 // Plain ESM JavaScript on purpose: it runs on the pinned Node (process.execPath under npm) as is.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packBuilt } from '../../scripts/dist.mjs';
 
 /** The repository root. */
 export const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -90,12 +92,12 @@ export function tail(text, lines = 15) {
   return text.trimEnd().split('\n').slice(-lines).join('\n');
 }
 
-/** Packs the package into `dir` (`npm pack` runs `prepack`, which builds dist/); resolves the tarball's name. */
+/**
+ * Puts the package's tarball into `dir` and resolves its name: dist/ packed as built, without rebuilding it
+ * (the npm scripts build first when it is stale), or the tarball CI packed once (CONVO_SDK_TARBALL).
+ */
 export async function pack(dir) {
-  await mustRun('npm', ['pack', '--pack-destination', dir, '--silent'], { cwd: root, timeoutMs: 180_000 });
-  const tarball = readdirSync(dir).find((file) => file.endsWith('.tgz'));
-  if (!tarball) throw new Error(`npm pack wrote no tarball into ${dir}`);
-  return tarball;
+  return basename(packBuilt(dir));
 }
 
 /**
