@@ -1,8 +1,8 @@
-// `npm run test:integrators [-- APP...]`: the packed package in integrators' own setups (apps.mjs). Packs once,
-// installs every app from the tarball into its own scratch folder under the OS tmpdir, as an integrator's
-// `npm install` does (no overrides, no --legacy-peer-deps), all side by side (installs wait on the network),
-// then runs the rows one at a time. One line per row with its time, then `N passed, N failed`; exits
-// non-zero on any failure.
+// `npm run test:integrators [-- APP...]`: the packed package in integrators' own setups (apps.mjs). Takes the
+// tarball once (harness `pack`: dist/ as built, or CONVO_SDK_TARBALL), installs every app from it into its own
+// scratch folder under the OS tmpdir as an integrator's `npm install` does (no overrides, no
+// --legacy-peer-deps), all side by side (installs wait on the network), then runs the rows one at a time.
+// One line per row with its time, then `N passed, N failed`; exits non-zero on any failure.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,7 +36,7 @@ function report(name, ms, why, summary) {
 
 try {
   const tarball = join(scratch, await pack(scratch));
-  console.log(`packed ${tarball} in ${duration(Math.round(performance.now() - started))}`);
+  console.log(`took ${tarball} in ${duration(Math.round(performance.now() - started))}`);
   const installs = selected.map((app) => installInto(`convo-sdk-${app.name}-`, [tarball, ...app.packages]));
   // Each is awaited in turn below; this keeps a failure that comes before its turn from counting as unhandled.
   for (const install of installs) install.catch(() => undefined);
