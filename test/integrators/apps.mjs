@@ -108,7 +108,10 @@ const RESOLUTIONS = {
   bundler: { module: 'esnext', moduleResolution: 'bundler', files: ['consumer.ts'] },
 };
 
-/** One install per TypeScript version, one tsconfig per resolution it supports, each a row. */
+/**
+ * One install per TypeScript version, one tsconfig per resolution it supports, each a row. msw 2, not 3:
+ * msw 3 ships ESM only, so under node16 a CommonJS file (consumer.cts) cannot import it at all (msw's matter).
+ */
 function typescriptApp(version, resolutions, { ignoreDeprecations } = {}) {
   return {
     name: `ts${version}`,
@@ -150,10 +153,28 @@ function typescriptApp(version, resolutions, { ignoreDeprecations } = {}) {
   };
 }
 
-/** Every app, in the order its rows run. */
+/**
+ * Every app, in the order its rows run: the smallest installs first, so that their rows run while the Jest
+ * installs (the largest) finish.
+ */
 export const apps = [
-  jestApp(29),
-  jestApp(30),
+  {
+    name: 'node-test',
+    packages: ['msw@3'],
+    setup(dir) {
+      copy('integrator.test.mjs', dir);
+    },
+    rows: [
+      {
+        name: 'node --test',
+        test: async (dir) => {
+          const output = await node(dir, ['--test', '--test-reporter=tap', 'integrator.test.mjs']);
+          const tests = passedAll(output, /^# pass (\d+)/m);
+          return `Node ${process.versions.node}, msw ${installed(dir, 'msw')}: ${tests}`;
+        },
+      },
+    ],
+  },
   {
     name: 'vitest',
     packages: ['vitest@5', 'msw@2'],
@@ -172,28 +193,6 @@ export const apps = [
     ],
   },
   {
-    name: 'node-test',
-    packages: ['msw@3'],
-    setup(dir) {
-      copy('integrator.test.mjs', dir);
-    },
-    rows: [
-      {
-        name: 'node --test',
-        test: async (dir) => {
-          const output = await node(dir, ['--test', '--test-reporter=tap', 'integrator.test.mjs']);
-          const tests = passedAll(output, /^# pass (\d+)/m);
-          return `Node ${process.versions.node}, msw ${installed(dir, 'msw')}: ${tests}`;
-        },
-      },
-    ],
-  },
-  typescriptApp('5.9', ['node10', 'node16', 'nodenext', 'bundler']),
-  // TypeScript 6.0 deprecates node10: a project that keeps it silences that with ignoreDeprecations.
-  typescriptApp('6.0', ['node10', 'node16', 'nodenext', 'bundler'], { ignoreDeprecations: '6.0' }),
-  // TypeScript 7 removed node10.
-  typescriptApp('7', ['node16', 'nodenext', 'bundler']),
-  {
     name: 'vite',
     packages: ['vite@8'],
     setup(dir) {
@@ -208,4 +207,11 @@ export const apps = [
       },
     ],
   },
+  typescriptApp('5.9', ['node10', 'node16', 'nodenext', 'bundler']),
+  // TypeScript 6.0 deprecates node10: a project that keeps it silences that with ignoreDeprecations.
+  typescriptApp('6.0', ['node10', 'node16', 'nodenext', 'bundler'], { ignoreDeprecations: '6.0' }),
+  // TypeScript 7 removed node10.
+  typescriptApp('7', ['node16', 'nodenext', 'bundler']),
+  jestApp(29),
+  jestApp(30),
 ];
