@@ -29,23 +29,12 @@ export async function viteRow(dir) {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   }
-  const build = await mustRun(
-    process.execPath,
-    ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'],
-    {
-      cwd: dir,
-      timeoutMs: 120_000,
-    },
-  );
+  const vite = ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'];
+  const build = await mustRun(process.execPath, vite, { cwd: dir, timeoutMs: 120_000 });
   // Vite notes each Node builtin it leaves out of a browser bundle: convo-sdk/mock's startMockServer imports
   // them lazily (never in a page), so they are shown, not failed on.
-  const externalized = [
-    ...new Set(
-      [...`${build.stdout}${build.stderr}`.matchAll(/Module "([^"]+)" has been externalized/g)].map(
-        (m) => m[1],
-      ),
-    ),
-  ];
+  const notes = `${build.stdout}${build.stderr}`.matchAll(/Module "([^"]+)" has been externalized/g);
+  const externalized = [...new Set(Array.from(notes, (match) => match[1]))];
   const assets = readdirSync(join(dir, 'dist', 'assets'));
   if (!assets.some((file) => file.endsWith('.js'))) throw new Error(`vite build wrote no script: ${assets}`);
   // The harness starts a script that takes --host/--port and prints its URL: Vite's preview server here.
