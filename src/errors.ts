@@ -28,6 +28,8 @@ export interface ApiErrorInit {
   errorDetails: ErrorDetails | undefined;
   /** Milliseconds the service asked to wait (`Retry-After`), when it did. */
   retryAfterMs?: number | undefined;
+  /** The response's headers; empty when absent. */
+  headers?: Headers | undefined;
 }
 
 /** The service answered with an error status (section 7). */
@@ -45,6 +47,8 @@ export class ApiError<C extends MessageCode = MessageCode> extends ConvoError {
   readonly errorDetails: ErrorDetails | undefined;
   /** Milliseconds the service asked to wait before a retry (`Retry-After`). */
   readonly retryAfterMs: number | undefined;
+  /** The headers of the error response (never the request's, so never the token). */
+  readonly headers: Headers;
 
   constructor(init: ApiErrorInit) {
     super(`${init.status} ${init.code}: ${init.message}`);
@@ -54,12 +58,18 @@ export class ApiError<C extends MessageCode = MessageCode> extends ConvoError {
     this.requestId = init.requestId;
     this.errorDetails = init.errorDetails;
     this.retryAfterMs = init.retryAfterMs;
+    this.headers = init.headers ?? new Headers();
   }
 
   /** Whether this error has `code`; narrows `data` to that code's documented shape. */
   is<K extends KnownCode>(code: K): this is ApiError<K> {
     return (this.code as string) === code;
   }
+}
+
+/** 400: the request was malformed (such as a missing `Idempotency-Key`, 7.3). */
+export class BadRequestError<C extends MessageCode = MessageCode> extends ApiError<C> {
+  override name = 'BadRequestError';
 }
 
 /** 401: the token is missing, invalid, expired or revoked. */
@@ -80,6 +90,11 @@ export class NotFoundError<C extends MessageCode = MessageCode> extends ApiError
 /** 409: the resource's state refuses the request (chat busy, key reused, already answered...). */
 export class ConflictError<C extends MessageCode = MessageCode> extends ApiError<C> {
   override name = 'ConflictError';
+}
+
+/** 422: the service refused the request's content (a field, a reference or a limit; `data` says which). */
+export class UnprocessableEntityError<C extends MessageCode = MessageCode> extends ApiError<C> {
+  override name = 'UnprocessableEntityError';
 }
 
 /** 429: too many requests; `retryAfterMs` says how long the service asked to wait. */

@@ -74,6 +74,7 @@ export {
   ApiError,
   type ApiErrorInit,
   AuthenticationError,
+  BadRequestError,
   ConflictError,
   ConnectionError,
   ConvoError,
@@ -85,6 +86,7 @@ export {
   ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
+  UnprocessableEntityError,
   ValidationError,
   type ValidationIssue,
 } from './errors.js';

@@ -35,7 +35,14 @@ export function openEnum<T extends string>() {
 }
 
 /** A whole number identifier. */
-export const IntId = z.int();
+export const IntId = z.int('must be an integer');
+
+/** An integer from `min` to `max` (or from `min` up), every failure saying so: "must be an integer from 1 to 200". */
+export function intRange(min: number, max?: number) {
+  const message = `must be an integer from ${min}${max === undefined ? '' : ` to ${max}`}`;
+  const bounds = [z.minimum(min, message), ...(max === undefined ? [] : [z.maximum(max, message)])];
+  return z.int(message).check(...bounds);
+}
 
 /** An ISO 8601 date-time string; UTC per the contract, any offset tolerated. */
 export const Timestamp = z.iso.datetime({ offset: true });
@@ -43,4 +50,4 @@ export const Timestamp = z.iso.datetime({ offset: true });
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A UUID string in any version (chat ids, request ids). */
-export const Uuid = z.string().check(z.regex(UUID_PATTERN, 'must be a UUID'));
+export const Uuid = z.string('must be a UUID').check(z.regex(UUID_PATTERN, 'must be a UUID'));

@@ -62,7 +62,7 @@ function schemaIssues(
   const inner = result.errors.filter((error) => error.keyword !== 'properties');
   return (inner.length > 0 ? inner : result.errors).map((error) => ({
     field: fieldOf(error.instanceLocation, error.keyword, error.error),
-    message: plainMessage(error.keyword, error.error),
+    message: plainMessage(error.keyword, error.error, () => at(requestedSchema, error.keywordLocation)),
   }));
 }
 
@@ -128,11 +128,49 @@ function fieldOf(location: string, keyword: string, message: string): string {
   return ['content', ...path].join('.');
 }
 
-function plainMessage(keyword: string, message: string): string {
-  if (keyword === 'required') return 'is required';
+/**
+ * The validator's message said as what is expected ("must be at most 5"), from the numbers it quotes or the
+ * schema's own value (a pattern); a keyword not listed keeps the validator's words.
+ */
+function plainMessage(keyword: string, message: string, schemaValue: () => unknown): string {
+  const last = /(\S+)\.$/.exec(message)?.[1];
+  const inParens = /[<>] (\d+)\)/.exec(message)?.[1];
   const expected = /Expected "([^"]+)"/.exec(message)?.[1];
-  if (keyword === 'type' && expected) return `must be of type ${expected}`;
-  return message;
+  const listed = /any of (\[.*\])\.$/.exec(message)?.[1];
+  const constant = /does not match (.*)\.$/.exec(message)?.[1];
+  const format = /format "([^"]+)"/.exec(message)?.[1];
+  const pattern = keyword === 'pattern' ? schemaValue() : undefined;
+  const phrases: Record<string, string | false | undefined> = {
+    required: 'is required',
+    type: expected && `must be of type ${expected}`,
+    minimum: last && `must be at least ${last}`,
+    maximum: last && `must be at most ${last}`,
+    exclusiveMinimum: last && `must be greater than ${last}`,
+    exclusiveMaximum: last && `must be less than ${last}`,
+    multipleOf: last && `must be a multiple of ${last}`,
+    minLength: inParens && `must be at least ${inParens} characters`,
+    maxLength: inParens && `must be at most ${inParens} characters`,
+    // The validator quotes the schema's values as JSON.
+    enum:
+      listed &&
+      `must be one of ${(JSON.parse(listed) as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+    const: constant && `must be ${constant}`,
+    format: format && `must be in the format "${format}"`,
+    pattern: typeof pattern === 'string' && `must match the pattern /${pattern}/`,
+  };
+  return phrases[keyword] || message;
+}
+
+/** The value at a JSON pointer (`#/properties/s/pattern`) of `schema`. */
+function at(schema: unknown, pointer: string): unknown {
+  const path = pointer.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodePointer);
+  return path.reduce<unknown>(
+    (node, key) =>
+      typeof node === 'object' && node !== null && Object.hasOwn(node, key)
+        ? (node as Record<string, unknown>)[key]
+        : undefined,
+    schema,
+  );
 }
 
 function decodePointer(segment: string): string {

@@ -42,25 +42,27 @@ export function plainIssues(issues: readonly z.core.$ZodIssue[]): PlainIssue[] {
       case 'too_big':
         return {
           field,
-          message: `must be at most ${issue.maximum}${unit(issue.origin)}`,
+          message: own(issue) ?? `must ${count('at most', issue.maximum, issue.origin)}`,
           limit: Number(issue.maximum),
         };
       case 'too_small':
         return {
           field,
-          message: `must be at least ${issue.minimum}${unit(issue.origin)}`,
+          message:
+            own(issue) ??
+            (issue.origin === 'string' && Number(issue.minimum) === 1
+              ? 'must not be empty'
+              : `must ${count('at least', issue.minimum, issue.origin)}`),
           limit: Number(issue.minimum),
         };
       case 'invalid_type':
-        if (issue.message !== 'Invalid input') return { field, message: issue.message };
-        return {
-          field,
-          message: issue.input === undefined ? 'is required' : `must be ${article(issue.expected)}`,
-        };
+        if (issue.input === undefined) return { field, message: 'is required' };
+        return { field, message: own(issue) ?? `must be ${article(issue.expected)}` };
       case 'invalid_value':
         return { field, message: `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}` };
       case 'invalid_format':
-        return { field, message: `must be a valid ${issue.format}` };
+        // A pattern's own message says what it expects; zod's name of a format is the fallback.
+        return { field, message: own(issue) ?? `must be ${article(issue.format)}` };
       case 'custom': {
         const limit = (issue.params as { limit?: unknown } | undefined)?.limit;
         return typeof limit === 'number'
@@ -73,13 +75,30 @@ export function plainIssues(issues: readonly z.core.$ZodIssue[]): PlainIssue[] {
   });
 }
 
-function unit(origin: string): string {
-  if (origin === 'string') return ' characters';
-  if (origin === 'array' || origin === 'set') return ' items';
-  return '';
+/** The message a schema gave its check, if any: zod/mini's own is always 'Invalid input'. */
+function own(issue: z.core.$ZodIssue): string | undefined {
+  return issue.message === 'Invalid input' ? undefined : issue.message;
 }
 
+/** `be at most 200`, `be at most 200 characters`, `have at least 1 item`. */
+function count(bound: string, limit: number | bigint, origin: string): string {
+  if (origin === 'string') return `be ${bound} ${limit} characters`;
+  if (origin === 'array' || origin === 'set')
+    return `have ${bound} ${limit} item${Number(limit) === 1 ? '' : 's'}`;
+  return `be ${bound} ${limit}`;
+}
+
+/** What zod expected, in words: `an integer`, `an object` (a record is one), `a UUID`. */
 function article(expected: string): string {
-  if (expected === 'int') return 'an integer';
+  const named = NAMES[expected];
+  if (named !== undefined) return named;
   return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
 }
+
+const NAMES: Record<string, string> = {
+  int: 'an integer',
+  record: 'an object',
+  uuid: 'a UUID',
+  datetime: 'an ISO 8601 date-time',
+  regex: 'in the expected format',
+};

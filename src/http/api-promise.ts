@@ -11,8 +11,9 @@ export interface WithResponse<T> {
 }
 
 /**
- * What a call returns: await it for its result, or call `.withResponse()` for the result with the raw
- * `Response` and the request id. The request is sent at once, as with a plain promise.
+ * What a call returns: await it for its result, call `.withResponse()` for the result with the raw
+ * `Response` and the request id, or `.asResponse()` for the `Response` alone. The request is sent at once,
+ * as with a plain promise.
  */
 export class ApiPromise<T> implements Promise<T> {
   /** Tag shown by `Object.prototype.toString`. */
@@ -28,6 +29,15 @@ export class ApiPromise<T> implements Promise<T> {
   /** The result with the raw response and the request id. */
   withResponse(): Promise<WithResponse<T>> {
     return this.#result.then(({ data, response, meta }) => ({ data, response, requestId: meta.request_id }));
+  }
+
+  /**
+   * The raw `Response` of the exchange that gave the result: its status, headers and URL. Its body is
+   * already consumed (read and checked against the contract): the data is what awaiting the call gives.
+   * A failed call rejects with its error, which carries the status and `headers` itself.
+   */
+  asResponse(): Promise<Response> {
+    return this.#result.then(({ response }) => response);
   }
 
   #value(): Promise<T> {

@@ -6,6 +6,7 @@ import {
   ApiError,
   type ApiErrorInit,
   AuthenticationError,
+  BadRequestError,
   ConflictError,
   ConnectionError,
   ConvoError,
@@ -15,6 +16,7 @@ import {
   RateLimitError,
   ResponseValidationError,
   TimeoutError,
+  UnprocessableEntityError,
 } from '../errors.js';
 import { parseRetryAfter } from './retry-after.js';
 
@@ -59,10 +61,12 @@ const ADVICE: Partial<Record<string, string>> = {
 
 /** The `ApiError` subclass of each status integrators look for first; other 5xx are `InternalServerError`. */
 const BY_STATUS: Partial<Record<number, new (init: ApiErrorInit) => ApiError>> = {
+  400: BadRequestError,
   401: AuthenticationError,
   403: PermissionDeniedError,
   404: NotFoundError,
   409: ConflictError,
+  422: UnprocessableEntityError,
   429: RateLimitError,
 };
 
@@ -79,33 +83,35 @@ export interface NotFoundAt {
 }
 
 /**
- * Builds the error of a non-2xx response from its parsed body. A 404 that does not look like the contract's,
- * or that a client gets before any call succeeded, names the URL it tried: a wrong `baseUrl` is likely.
+ * Builds the error of a non-2xx response from its parsed body and its headers (kept on the error; the
+ * request's are never copied). A 404 that does not look like the contract's, or that a client gets before
+ * any call succeeded, names the URL it tried: a wrong `baseUrl` is likely.
  */
 export function apiFailure(
   status: number,
   body: unknown,
-  retryAfter: string | null,
+  headers: Headers,
   notFound?: NotFoundAt | undefined,
 ): ConvoError {
+  const retryAfterMs = parseRetryAfter(headers.get('retry-after'));
   const parsed = ErrorBodySchema.safeParse(body);
   const suffix =
     notFound && (notFound.fresh || !parsed.success)
       ? ` (${notFound.url}: if that URL is wrong, baseUrl should be the service's origin and any path prefix before /api/v1)`
       : '';
   if (!parsed.success) {
-    if (body === undefined || typeof body === 'string') {
-      return apiError({
-        status,
-        code: `http_${status}`,
-        message: `${typeof body === 'string' && body ? body.slice(0, 200) : 'the response had no error body'}${suffix}`,
-        data: undefined,
-        requestId: undefined,
-        errorDetails: undefined,
-        retryAfterMs: parseRetryAfter(retryAfter),
-      });
-    }
-    return schemaFailure(parsed.error, body, status);
+    const text = bareText(status, body);
+    if (text === undefined) return schemaFailure(parsed.error, body, status);
+    return apiError({
+      status,
+      code: bareCode(status),
+      message: `${text}${suffix}`,
+      data: undefined,
+      requestId: undefined,
+      errorDetails: undefined,
+      retryAfterMs,
+      headers,
+    });
   }
   const { message_code, message, data, meta } = parsed.data;
   const advice = ADVICE[message_code];
@@ -117,8 +123,46 @@ export function apiFailure(
     data,
     requestId: meta?.request_id,
     errorDetails: meta?.error_details,
-    retryAfterMs: parseRetryAfter(retryAfter),
+    retryAfterMs,
+    headers,
   });
+}
+
+/** The statuses a proxy, gateway or load balancer answers with on its own: 408, 502, 503, 504. */
+const GATEWAY_STATUSES: ReadonlySet<number> = new Set([408, 502, 503, 504]);
+
+/** The `code` of an `ApiError` whose response had no contract error body: `http_<status>`. */
+export function bareCode(status: number): string {
+  return `http_${status}`;
+}
+
+/**
+ * Whether `error` is a bare 408, 502, 503 or 504: a proxy's, gateway's or load balancer's answer, with no
+ * contract error body (so no `message_code` and no `retry_action`).
+ */
+export function isGatewayFailure(error: ApiError): boolean {
+  return GATEWAY_STATUSES.has(error.status) && error.code === bareCode(error.status);
+}
+
+/**
+ * What a non-contract error body says, or `undefined` when it is a contract body gone wrong: no body, text
+ * (an HTML page by its title), or at a gateway status a JSON body without `message_code` (an API gateway's
+ * own, such as `{"message": "Endpoint request timed out"}`).
+ */
+function bareText(status: number, body: unknown): string | undefined {
+  if (body === undefined || body === '') return 'the response had no error body';
+  if (typeof body === 'string') return htmlTitle(body) ?? body.slice(0, 200);
+  if (GATEWAY_STATUSES.has(status) && typeof body === 'object' && body !== null && !('message_code' in body))
+    return JSON.stringify(body).slice(0, 200);
+  return undefined;
+}
+
+/** An HTML page (a proxy's error page) by its title, looked for in its head; `undefined` for other text. */
+function htmlTitle(text: string): string | undefined {
+  const head = text.slice(0, 4096);
+  if (!/^\s*<(?:!doctype\s+html|html)[\s>]/i.test(head)) return undefined;
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(head)?.[1]?.trim().slice(0, 200);
+  return `${title || 'an HTML page'} (an HTML page, not the service's error body: a proxy or gateway answered)`;
 }
 
 /** A `ResponseValidationError` from a zod failure, naming the first mismatching path. */

@@ -10,7 +10,8 @@ const BAD_VALUE = /[\0\r\n]|[^\0-\xff]/;
  * the token) or that would split the request: a `ValidationError` naming `field`, never the value.
  */
 export function checkHeader(field: string, name: string, value: unknown): void {
-  if (!NAME.test(name)) throw headerError(field, 'is not a valid header name');
+  if (!NAME.test(name))
+    throw headerError(field, "must be a header name (an HTTP token: letters, digits and !#$%&'*+.^_`|~-)");
   if (typeof value !== 'string') throw headerError(field, 'must be a string');
   if (BAD_VALUE.test(value))
     throw headerError(field, 'must not hold CR, LF, NUL or characters outside Latin-1');

@@ -41,14 +41,19 @@ export class Page<T> implements AsyncIterable<T> {
     return this.#load(this.page + 1);
   }
 
-  /** Every item from this page on, loading the following pages as it goes. */
-  async *[Symbol.asyncIterator](): AsyncIterator<T> {
+  /** This page, then each following one, loaded as the loop asks for it: `for await (const page of first.iterPages())`. */
+  async *iterPages(): AsyncGenerator<Page<T>, void, undefined> {
     let current: Page<T> = this;
     for (;;) {
-      yield* current.items;
+      yield current;
       if (!current.hasNextPage()) return;
       current = await current.nextPage();
     }
+  }
+
+  /** Every item from this page on, loading the following pages as it goes. */
+  async *[Symbol.asyncIterator](): AsyncIterator<T> {
+    for await (const page of this.iterPages()) yield* page.items;
   }
 }
 
@@ -71,6 +76,19 @@ export class PagePromise<T> implements Promise<Page<T>>, AsyncIterable<T> {
   withResponse(): Promise<WithResponse<Page<T>>> {
     this.#loading ??= this.#load();
     return this.#loading;
+  }
+
+  /**
+   * The raw `Response` of the first page (status, headers), sending the request if not sent yet. Its body is
+   * already read: the items are on the awaited page.
+   */
+  asResponse(): Promise<Response> {
+    return this.withResponse().then((first) => first.response);
+  }
+
+  /** Every page, from the first, as the loop asks for it: `for await (const page of client.skills.list().iterPages())`. */
+  async *iterPages(): AsyncGenerator<Page<T>, void, undefined> {
+    yield* (await this.#first()).iterPages();
   }
 
   #first(): Promise<Page<T>> {

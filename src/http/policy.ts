@@ -1,4 +1,5 @@
 import { ApiError, ConnectionError, TimeoutError } from '../errors.js';
+import { isGatewayFailure } from './errors.js';
 
 /**
  * The one retry policy of the SDK: for each kind of operation and each kind of failure, whether the
@@ -25,6 +26,8 @@ export type Failure =
   | 'rate_limited'
   | 'outage_503'
   | 'outage_other'
+  /** A bare 408, 502, 503 or 504: a proxy's or load balancer's, without the contract's body. */
+  | 'gateway'
   | 'in_progress'
   | 'outcome_stored'
   | 'backend_down'
@@ -43,7 +46,9 @@ export type Reaction = 'retry' | 'poll' | 'read-outcome' | 'never';
  * The table; a failure a row does not name is never retried. A 429 was not processed, so every operation
  * repeats it (honouring `Retry-After`). An outage whose request never left (`retry_action: retry`) is safe
  * to repeat (7, 7.5), except a turn's 502 or 504: that is the key's stored outcome, and repeating the key
- * would only replay it.
+ * would only replay it. A gateway's bare failure says nothing of whether the request arrived: it is
+ * repeated where arriving twice is harmless (a read, a turn under its key, an answer, which resolves once
+ * (3.3), a cancel, which is idempotent (4.6)), never for a create.
  */
 export const POLICY: Readonly<Record<OperationKind, Readonly<Partial<Record<Failure, Reaction>>>>> = {
   read: {
@@ -52,6 +57,7 @@ export const POLICY: Readonly<Record<OperationKind, Readonly<Partial<Record<Fail
     rate_limited: 'retry',
     outage_503: 'retry',
     outage_other: 'retry',
+    gateway: 'retry',
   },
   write: { rate_limited: 'retry', outage_503: 'retry', outage_other: 'retry' },
   turn: {
@@ -59,6 +65,7 @@ export const POLICY: Readonly<Record<OperationKind, Readonly<Partial<Record<Fail
     timeout: 'retry',
     rate_limited: 'retry',
     outage_503: 'retry',
+    gateway: 'retry',
     in_progress: 'poll',
     outcome_stored: 'read-outcome',
   },
@@ -68,6 +75,7 @@ export const POLICY: Readonly<Record<OperationKind, Readonly<Partial<Record<Fail
     rate_limited: 'retry',
     outage_503: 'retry',
     outage_other: 'retry',
+    gateway: 'retry',
     backend_down: 'retry',
   },
   cancel: {
@@ -76,6 +84,7 @@ export const POLICY: Readonly<Record<OperationKind, Readonly<Partial<Record<Fail
     rate_limited: 'retry',
     outage_503: 'retry',
     outage_other: 'retry',
+    gateway: 'retry',
     undelivered: 'retry',
   },
 };
@@ -98,6 +107,7 @@ export function failureOf(error: unknown): Failure {
     return 'check_status';
   if (action === 'retry') return error.status === 503 ? 'outage_503' : 'outage_other';
   if (error.status === 502 && error.code === 'api_v1_core_unavailable') return 'undelivered';
+  if (isGatewayFailure(error)) return 'gateway';
   return 'other';
 }
 
@@ -122,11 +132,14 @@ export function reactionTo(kind: OperationKind, error: unknown): Reaction {
 }
 
 /**
- * Whether an interaction may be resolved after its answer failed this way: no response came back even to
- * the resends, or the service says the outcome is unknown or already settled (7.5). The turn's stream then
- * says what happened, so a handler loop follows it rather than cancelling the turn.
+ * Whether an interaction may be resolved after its answer failed this way: no response of the service came
+ * back even to the resends (a lost connection, a timeout, a gateway's bare failure), or the service says
+ * the outcome is unknown or already settled (7.5). The turn's stream then says what happened, so a handler
+ * loop follows it rather than cancelling the turn.
  */
 export function answerMayHaveApplied(error: unknown): boolean {
   const failure = failureOf(error);
-  return failure === 'connection' || failure === 'timeout' || failure === 'check_status';
+  return (
+    failure === 'connection' || failure === 'timeout' || failure === 'gateway' || failure === 'check_status'
+  );
 }

@@ -234,7 +234,7 @@ export class Transport {
       response.status === 404
         ? { url: `${call.method} ${new URL(call.path, this.#base)}`, fresh: !this.#reached }
         : undefined;
-    return apiFailure(response.status, body, response.headers.get('retry-after'), notFound);
+    return apiFailure(response.status, body, response.headers, notFound);
   }
 
   /** The error after the client's and the request's `beforeError` hooks. */

@@ -25,6 +25,7 @@ export type {
 export { MAX_TURN_ATTACHMENTS } from './http/send-input.js';
 export { type ConvoMock, createMock, MOCK_URL, type MockFetch, type MockOptions } from './mock.js';
 export { directiveModel } from './model/directive-model.js';
+export { DIRECTIVE_LIMITS } from './model/directives.js';
 export type {
   AnswerSource,
   FakeModel,
@@ -66,3 +67,4 @@ export type { CredentialRecord, MockSettings, MockStoreView, SkillRecord } from 
 export type { MockClock } from './time/clock.js';
 export { createManualClock, type ManualClock } from './time/manual-clock.js';
 export { MAX_BODY_BYTES } from './wire/input.js';
+export { type ErrorResponseOptions, errorResponse } from './wire/respond.js';

@@ -47,14 +47,20 @@ export interface ConvoMock {
   readonly store: MockStoreView;
   /** Faults on purpose for the next requests. */
   readonly faults: MockFaults;
-  /** Replaces the fake model for the next turns; the directive model again when undefined. */
+  /** Replaces the fake model for the next turns (until `reset`); the directive model again when undefined. */
   setModel(model: FakeModel | undefined): void;
   /**
    * How many times the turn of `key` actually ran: a replay does not run it again. Summed over every
    * credential, or only `token`'s when given.
    */
   runs(key: string, token?: string): number;
-  /** Back to the seeded state: resources gone, running turns stopped, faults cleared, ids from 1. */
+  /**
+   * Back to the seeded state, as `createMock` left it: skills, chats, turns, interactions, idempotency keys
+   * and run counts gone, ids from 1, running turns stopped (streams reading them end without a terminal
+   * event), faults cleared, and the model the one `createMock` was given (the directive model when none),
+   * whatever `setModel` installed. Kept: the credentials, the clock and its time, `pingMs` and
+   * `interactionTtlMs`, and the fixtures (which never change).
+   */
   reset(): void;
 }
 
@@ -68,7 +74,8 @@ export function createMock(options: MockOptions = {}): ConvoMock {
       ...(options.interactionTtlMs !== undefined ? { interactionTtlMs: options.interactionTtlMs } : {}),
     },
   });
-  let model = options.model ?? directiveModel;
+  const seededModel = options.model ?? directiveModel;
+  let model = seededModel;
   const engine = new TurnEngine(store, () => model);
   const faults = new FaultRegistry();
   const service = createMockService({ store, engine, faults });
@@ -104,6 +111,7 @@ export function createMock(options: MockOptions = {}): ConvoMock {
       engine.reset();
       faults.clear();
       store.reset();
+      model = seededModel;
     },
   };
 }

@@ -129,6 +129,6 @@ function resolvedByLostSend(actionId: string, conflict: ApiError): Result<Action
   return {
     data: { action_id: actionId, state: 'resolved' },
     meta: { request_id: conflict.requestId ?? '' },
-    response: new Response(null, { status: conflict.status }),
+    response: new Response(null, { status: conflict.status, headers: conflict.headers }),
   };
 }

@@ -28,8 +28,7 @@ const MessageListSchema = z.array(MessageSchema);
 export class Chats extends Resource {
   /** The credential's chats, newest first; `is_favorite` filters. `for await` over it to read every one. */
   list(query: ChatListQuery = {}, options?: RequestOptions): PagePromise<Chat> {
-    checkInput(ChatListQuerySchema, query);
-    return this.paginate('chats', ChatListSchema, query, options);
+    return this.paginate(() => 'chats', ChatListQuerySchema, ChatListSchema, query, options);
   }
 
   /** Creates an empty chat. */
@@ -83,8 +82,8 @@ export class Chats extends Resource {
 
   /** The chat's turns in chronological order, each with its `prompt` and `created_at`. */
   messages(chatId: string, query: PageQuery = {}, options?: RequestOptions): PagePromise<Message> {
-    checkInput(PageQuerySchema, query);
-    return this.paginate(`chats/${chatPath(chatId)}/messages`, MessageListSchema, query, options);
+    const path = () => `chats/${chatPath(chatId)}/messages`;
+    return this.paginate(path, PageQuerySchema, MessageListSchema, query, options);
   }
 
   /** Models, permission modes, and the libraries, skills and connectors the credential's scopes allow. */

@@ -1,6 +1,5 @@
 import type * as z from 'zod/mini';
 import type { PageQuery } from '../contract/page.js';
-import { PageQuerySchema } from '../contract/page.js';
 import { ApiPromise } from '../http/api-promise.js';
 import { Page, PagePromise } from '../http/page.js';
 import type { RequestOptions, Result, Transport } from '../http/transport.js';
@@ -16,27 +15,34 @@ export abstract class Resource {
     this.transport = transport;
   }
 
-  /** @internal A paginated GET: checks the page query, then pages lazily. */
+  /**
+   * @internal A paginated GET, paged lazily. The query (against `querySchema`) and `path()` are checked
+   * when the first page is asked for, so that a bad input rejects the await or fails the first read of a
+   * `for await`, as any other error of the call does.
+   */
   protected paginate<T>(
-    path: string,
+    path: () => string,
+    querySchema: z.ZodMiniType<unknown>,
     items: z.ZodMiniType<T[]>,
     query: PageQuery & Record<string, string | number | boolean | undefined>,
     options: RequestOptions | undefined,
   ): PagePromise<T> {
-    checkInput(PageQuerySchema, { page: query.page, size: query.size });
-    const fetch = async (page: number) => {
+    const fetch = async (target: string, page: number) => {
       const { data, meta, response } = await this.transport.request({
         method: 'GET',
-        path,
+        path: target,
         query: { ...query, page },
         schema: items,
         kind: 'read',
         options,
       });
+      const load = async (next: number): Promise<Page<T>> => (await fetch(target, next)).data;
       return { data: new Page(data, meta, load), response, requestId: meta.request_id };
     };
-    const load = async (page: number): Promise<Page<T>> => (await fetch(page)).data;
-    return new PagePromise(() => fetch(query.page ?? 1));
+    return new PagePromise(async () => {
+      checkInput(querySchema, query);
+      return fetch(path(), query.page ?? 1);
+    });
   }
 
   /** @internal Runs `send` (checks, then one call) as an `ApiPromise`: a check that throws rejects it. */

@@ -24,8 +24,7 @@ const SkillListSchema = z.array(SkillSchema);
 export class Skills extends Resource {
   /** Skills visible to the credential, page by page; `for await` over it to read every one. */
   list(query: PageQuery = {}, options?: RequestOptions): PagePromise<Skill> {
-    checkInput(SkillListQuerySchema, query);
-    return this.paginate('skills', SkillListSchema, query, options);
+    return this.paginate(() => 'skills', SkillListQuerySchema, SkillListSchema, query, options);
   }
 
   /** Creates a skill (checked against every rule of 4.1 before sending). */

@@ -37,22 +37,21 @@ export class Turns extends Resource {
   }
 
   /**
-   * Streams a turn (`permission_mode` `manual` by default). Returns at once; nothing is sent before the
-   * stream is first read, and errors before the stream starts are thrown then. A broken connection is
-   * recovered through the key.
+   * Streams a turn (`permission_mode` `manual` by default). Returns at once and never throws; nothing is
+   * checked or sent before the stream is first read, and every error, a `ValidationError` of the chat id
+   * or the body included, fails that read. A broken connection is recovered through the key.
    */
   stream(chatId: string, body: TurnStreamBody, options: StreamOptions = {}): TurnStream {
-    checkInput(TurnStreamBodySchema, body);
     return openTurnStream(this.#setup(chatId, body, options));
   }
 
   /**
    * Streams a turn and answers each interaction through its handler, resolving with the finished turn.
    * A kind without a handler gets the safe default: tools rejected, plan rejected, elicitation declined,
-   * auth cancelled. A handler that throws cancels the turn, then the error is thrown.
+   * auth cancelled. A handler that throws cancels the turn, then the promise rejects with its error; a bad
+   * chat id or body rejects it too (nothing is thrown synchronously).
    */
   run(chatId: string, body: TurnStreamBody, options: StreamOptions & RunHandlers = {}): Promise<Turn> {
-    checkInput(TurnStreamBodySchema, body);
     return runTurnStream({ ...this.#setup(chatId, body, options), options });
   }
 
@@ -82,8 +81,11 @@ export class Turns extends Resource {
     return {
       transport: this.transport,
       chatId,
-      path: `chats/${chatPath(chatId)}/messages/stream`,
-      body,
+      request: () => {
+        const path = `chats/${chatPath(chatId)}/messages/stream`;
+        checkInput(TurnStreamBodySchema, body);
+        return { path, body };
+      },
       options,
       answer: (...args) => this.#actions.answer(...args),
       cancel: (id) => this.cancel(id),

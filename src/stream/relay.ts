@@ -41,9 +41,13 @@ function toWire(event: StreamEvent<Relayable>): [string, unknown] {
 
 /**
  * Encodes what a reader sees (the deltas after reconciliation, not the raw ones) as SSE, so that a browser
- * reading it with `RelayedTurnStream.fromReadableStream` folds exactly the same text.
+ * reading it with `RelayedTurnStream.fromReadableStream` folds exactly the same text. Cancelling it calls
+ * `stop`, which ends the reading below at once, and closes `events` without waiting on it.
  */
-export function encodeEvents(events: AsyncIterable<StreamEvent<Relayable>>): ReadableStream<Uint8Array> {
+export function encodeEvents(
+  events: AsyncIterable<StreamEvent<Relayable>>,
+  stop: (reason?: unknown) => void,
+): ReadableStream<Uint8Array> {
   const iterator = events[Symbol.asyncIterator]();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -56,8 +60,10 @@ export function encodeEvents(events: AsyncIterable<StreamEvent<Relayable>>): Rea
         controller.error(error);
       }
     },
-    async cancel(reason) {
-      await iterator.return?.(reason);
+    cancel(reason) {
+      // Not awaited: a pull may be waiting on the connection, and `return()` runs only after it.
+      stop(reason);
+      iterator.return?.(reason)?.catch(() => {});
     },
   });
 }

@@ -41,11 +41,21 @@ export abstract class EventStream<I extends Relayable> implements AsyncIterable<
   #iterating = false;
   #text = '';
   #messageId: number | undefined;
+  /**
+   * Ends the reading below this stream at once, so that cancelling `toReadableStream()` or both sides of
+   * `tee()` never waits for the next event (a source without one closes when that event comes).
+   */
+  readonly #stop: (reason?: unknown) => void;
   /** The chat of the turn, as far as it is known. */
   protected knownChatId: string | undefined;
 
-  constructor(source: AsyncIterable<StreamEvent<I>[]>, chatId: string | undefined) {
+  constructor(
+    source: AsyncIterable<StreamEvent<I>[]>,
+    chatId: string | undefined,
+    stop: (reason?: unknown) => void = () => {},
+  ) {
     this.#source = source[Symbol.asyncIterator]();
+    this.#stop = stop;
     this.knownChatId = chatId;
     this.#ended = new Promise<TerminalEvent>((resolve, reject) => {
       this.#settle = { resolve, reject };
@@ -120,7 +130,7 @@ export abstract class EventStream<I extends Relayable> implements AsyncIterable<
 
   /** The events as SSE bytes, for relaying to a browser that reads them with `fromReadableStream`. */
   toReadableStream(): ReadableStream<Uint8Array> {
-    return encodeEvents(this);
+    return encodeEvents(this, this.#stop);
   }
 
   /** Two streams that each see every event; this one must not be read after. */
@@ -136,17 +146,22 @@ export abstract class EventStream<I extends Relayable> implements AsyncIterable<
           controller.error(error);
         }
       },
-      async cancel(reason) {
-        await iterator.return?.(reason);
+      cancel: (reason) => {
+        // Both readers left: end the reading below rather than wait for the next event to close it.
+        this.#stop(reason);
+        iterator.return?.(reason)?.catch(() => {});
       },
     }).tee();
-    return [this.fork(fromStream(a)), this.fork(fromStream(b))];
+    return [
+      branch(a, (source, stop) => this.fork(source, stop)),
+      branch(b, (source, stop) => this.fork(source, stop)),
+    ];
   }
 
   /** The error `finalTurn()` throws for a `message.error`. */
   protected abstract failure(end: ErrorEvent): Error;
-  /** A stream of the same turn over `source` (for `tee()`). */
-  protected abstract fork(source: AsyncIterable<StreamEvent<I>[]>): this;
+  /** A stream of the same turn over `source`, which `stop` ends (for `tee()`). */
+  protected abstract fork(source: AsyncIterable<StreamEvent<I>[]>, stop: (reason?: unknown) => void): this;
   /** Says where the turn can be found on an error the reader gets. */
   protected abstract locate(error: unknown): unknown;
   /** Reading began. */
@@ -203,8 +218,18 @@ export abstract class EventStream<I extends Relayable> implements AsyncIterable<
   }
 }
 
-async function* fromStream<E>(stream: ReadableStream<E>): AsyncGenerator<E[]> {
+/** A stream over one branch of a tee, whose `stop` cancels the branch (a pending read then ends at once). */
+function branch<E, S>(
+  stream: ReadableStream<E>,
+  make: (source: AsyncIterable<E[]>, stop: (reason?: unknown) => void) => S,
+): S {
   const reader = stream.getReader();
+  return make(fromReader(reader), (reason) => {
+    reader.cancel(reason).catch(() => {});
+  });
+}
+
+async function* fromReader<E>(reader: ReadableStreamDefaultReader<E>): AsyncGenerator<E[]> {
   try {
     for (;;) {
       const next = await reader.read();

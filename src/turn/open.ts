@@ -45,9 +45,11 @@ export const SETTLE_MS = LIMITS.syncTurnMaxMs + 60_000;
 export interface TurnSetup {
   transport: Transport;
   chatId: string;
-  /** Path of the streaming send. */
-  path: string;
-  body: object;
+  /**
+   * The streaming send's path and body, checked: called at the first read, so that a bad input fails the
+   * stream there (like any other error of the call) instead of throwing from the method that returned it.
+   */
+  request: () => { path: string; body: object };
   options: StreamOptions;
   /** Sends an interaction's answer. */
   answer: AnswerSender;
@@ -93,19 +95,20 @@ export function openTurnStream(
       }),
     rereads: transport.retrySettings(options).maxRetries,
   });
-  const events = httpTurnEvents(
-    {
-      transport,
-      path: setup.path,
-      body: setup.body,
-      call,
-      idleMs: options.idleTimeout ?? DEFAULT_IDLE_MS,
-      maxResumes: options.maxResumes ?? 5,
-      settleMs: SETTLE_MS,
-      options: { ...options, signal },
-      logger,
-    },
-    state,
+  const events = afterCheck(() =>
+    httpTurnEvents(
+      {
+        transport,
+        ...setup.request(),
+        call,
+        idleMs: options.idleTimeout ?? DEFAULT_IDLE_MS,
+        maxResumes: options.maxResumes ?? 5,
+        settleMs: SETTLE_MS,
+        options: { ...options, signal },
+        logger,
+      },
+      state,
+    ),
   );
   return new TurnStream(events, call, {
     abort: (reason) => controller.abort(reason),
@@ -113,6 +116,11 @@ export function openTurnStream(
     // A caller's long-lived signal must not keep every finished turn alive.
     release: () => watched?.removeEventListener('abort', onAbort),
   });
+}
+
+/** The events of `open()`, called at the first read: what it throws fails that read. */
+async function* afterCheck<T>(open: () => AsyncIterable<T>): AsyncGenerator<T> {
+  yield* open();
 }
 
 /**

@@ -40,8 +40,13 @@ export class RelayedTurnStream extends EventStream<RelayedInteraction> {
       logger: options.logger,
       interaction: (raw, chatId) => toRelayedInteraction(raw, chatId || undefined, Date.now()),
     });
-    const events = readEvents(stream, { idleMs: options.idleTimeout ?? 45_000, signal: options.signal });
-    return new RelayedTurnStream(relayed(state.connection(events)), undefined);
+    // Its own controller, so that cancelling a re-relay (`toReadableStream()`) ends the read at once.
+    const controller = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+    const events = readEvents(stream, { idleMs: options.idleTimeout ?? 45_000, signal });
+    return new RelayedTurnStream(relayed(state.connection(events)), undefined, (reason) =>
+      controller.abort(reason),
+    );
   }
 
   /** The chat of the turn, once `message.start` said it. */
@@ -53,8 +58,11 @@ export class RelayedTurnStream extends EventStream<RelayedInteraction> {
     return new RelayedTurnError(end.error, { chatId: this.knownChatId, messageId: this.messageId });
   }
 
-  protected override fork(source: AsyncIterable<StreamEvent<RelayedInteraction>[]>): this {
-    return new RelayedTurnStream(source, this.knownChatId) as this;
+  protected override fork(
+    source: AsyncIterable<StreamEvent<RelayedInteraction>[]>,
+    stop: (reason?: unknown) => void,
+  ): this {
+    return new RelayedTurnStream(source, this.knownChatId, stop) as this;
   }
 
   protected override locate(error: unknown): unknown {

@@ -41,8 +41,13 @@ export class TurnStream extends EventStream<Interaction> {
   #over = false;
 
   /** @internal Use `client.turns.stream()`. */
-  constructor(source: AsyncIterable<StreamEvent<Interaction>[]>, call: TurnCall, controls: TurnControls) {
-    super(source, call.chatId);
+  constructor(
+    source: AsyncIterable<StreamEvent<Interaction>[]>,
+    call: TurnCall,
+    controls: TurnControls,
+    stop: (reason?: unknown) => void = controls.abort,
+  ) {
+    super(source, call.chatId, stop);
     this.#call = call;
     this.#controls = controls;
     this.idempotencyKey = call.idempotencyKey;
@@ -84,8 +89,11 @@ export class TurnStream extends EventStream<Interaction> {
     });
   }
 
-  protected override fork(source: AsyncIterable<StreamEvent<Interaction>[]>): this {
-    return new TurnStream(source, this.#call, this.#controls) as this;
+  protected override fork(
+    source: AsyncIterable<StreamEvent<Interaction>[]>,
+    stop: (reason?: unknown) => void,
+  ): this {
+    return new TurnStream(source, this.#call, this.#controls, stop) as this;
   }
 
   protected override locate(error: unknown): unknown {

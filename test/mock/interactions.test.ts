@@ -114,7 +114,7 @@ describe('2.6 and 4.5 tool_approval', () => {
         ],
         [{ field: 'decisions.1.tool_use_id', message: '"toolu_1" has more than one decision' }],
       ],
-      [[], [{ field: 'decisions', message: 'must be at least 1 items', limit: 1 }]],
+      [[], [{ field: 'decisions', message: 'must have at least 1 item', limit: 1 }]],
     ] as const;
     for (const [decisions, issues] of cases) {
       const reply = await act(mock, chatId, 'approve-tool', { action_id: required.action_id, decisions });

@@ -20,6 +20,30 @@ describe('reset()', () => {
     ]);
     expect(turnOf(await send(mock, chatId, auto('a'), { key: 'k' })).id).toBe(1);
   });
+
+  it('puts back the seeded model: after setModel and reset, the next turn follows the directives of mock-conventions.md', async () => {
+    const mock = createMock();
+    const chatId = crypto.randomUUID();
+    const custom: FakeModel = async function* () {
+      yield { type: 'text', text: 'custom' };
+    };
+    mock.setModel(custom);
+    expect(turnOf(await send(mock, chatId, auto('[[mock:words n=3]]'))).content).toBe('custom');
+    mock.reset();
+    const content = turnOf(await send(mock, chatId, auto('[[mock:words n=3]]'))).content;
+    expect(content).not.toBe('custom');
+    expect(content.trim().split(/\s+/)).toHaveLength(3);
+  });
+
+  it('puts back the model createMock was given, not the directive model', async () => {
+    const seeded: FakeModel = async function* () {
+      yield { type: 'text', text: 'seeded' };
+    };
+    const mock = createMock({ model: seeded });
+    mock.setModel(undefined);
+    mock.reset();
+    expect(turnOf(await send(mock, crypto.randomUUID(), auto('go'))).content).toBe('seeded');
+  });
 });
 
 describe('the TSDoc example of FakeModel', () => {

@@ -169,8 +169,8 @@ describe('4.3 and 7.3 checks, in order', () => {
     expect(errorDataOf(reply)).toEqual(
       expect.arrayContaining([
         { field: 'content', message: 'is required' },
-        { field: 'model_id', message: 'must be a number' },
-        { field: 'attachments.file_ids.0', message: 'must be a number' },
+        { field: 'model_id', message: 'must be an integer' },
+        { field: 'attachments.file_ids.0', message: 'must be an integer' },
       ]),
     );
   });
@@ -190,13 +190,17 @@ describe('4.3 and 7.3 checks, in order', () => {
     expect(outcome(reply)).toEqual([422, 'api_v1_validation_error']);
   });
 
-  it('7.3 permission_mode missing or manual -> 409 api_v1_sync_requires_auto; an unknown mode is 422', async () => {
+  it('7.3 permission_mode missing, manual or any other mode (plan) -> 409 api_v1_sync_requires_auto; a non-string is 422', async () => {
     expect(outcome(await send(mock, chatId, { content: 'a' }))).toEqual([409, 'api_v1_sync_requires_auto']);
     expect(outcome(await send(mock, chatId, { content: 'a', permission_mode: 'manual' }))).toEqual([
       409,
       'api_v1_sync_requires_auto',
     ]);
     expect(outcome(await send(mock, chatId, { content: 'a', permission_mode: 'plan' }))).toEqual([
+      409,
+      'api_v1_sync_requires_auto',
+    ]);
+    expect(outcome(await send(mock, chatId, { content: 'a', permission_mode: 5 }))).toEqual([
       422,
       'api_v1_validation_error',
     ]);

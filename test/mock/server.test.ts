@@ -134,7 +134,10 @@ describe('streams over HTTP', () => {
       const reader = new EventReader(response.body!);
       expect((await reader.next())?.event).toBe('message.start');
       controller.abort();
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      // Until the turn ends (about 100 ms of waits; more on a loaded machine), or 5 s.
+      for (let i = 0; i < 100 && server.mock.store.turns()[0]?.status === 'pending'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       expect(server.mock.store.turns()[0]).toMatchObject({
         status: 'completed',
         content: 'word1 word2 word3 word4 word5',

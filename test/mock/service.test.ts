@@ -59,7 +59,7 @@ describe('2.1 and 7 bodies', () => {
     expect(outcome(await parseReply(response))).toEqual([400, 'api_v1_invalid_json']);
   });
 
-  it('a body over 1 MiB -> 413 api_v1_payload_too_large, with or without Content-Length', async () => {
+  it('a body over MAX_BODY_BYTES (8 MiB) -> 413 api_v1_payload_too_large, with or without Content-Length', async () => {
     const big = JSON.stringify({ name: 'n', instructions: 'x'.repeat(MAX_BODY_BYTES) });
     expect(outcome(await call(mock, 'POST', '/api/v1/skills', { body: big }))).toEqual([
       413,

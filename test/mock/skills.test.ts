@@ -78,7 +78,7 @@ describe('4.1 create', () => {
         { field: 'name', message: 'is required' },
         { field: 'instructions', message: 'must be a string' },
         { field: 'level', message: 'must be one of "personal", "company", "workspace"' },
-        { field: 'shared_user_ids.0', message: 'must be a number' },
+        { field: 'shared_user_ids.0', message: 'must be an integer' },
       ]),
     );
   });
@@ -181,12 +181,12 @@ describe('4.1 list', () => {
   it('8 size 200 is allowed; size 201, size 0, page 0 and non-integers -> 422 api_v1_validation_error', async () => {
     expect((await call(mock, 'GET', '/api/v1/skills?size=200')).status).toBe(200);
     const cases: Array<[string, { field: string; message: string; limit?: number }]> = [
-      ['size=201', { field: 'size', message: 'must be at most 200', limit: 200 }],
-      ['size=0', { field: 'size', message: 'must be at least 1', limit: 1 }],
-      ['page=0', { field: 'page', message: 'must be at least 1', limit: 1 }],
-      ['page=abc', { field: 'page', message: 'must be a number' }],
-      ['size=1.5', { field: 'size', message: 'must be an integer' }],
-      ['page=', { field: 'page', message: 'must be a number' }],
+      ['size=201', { field: 'size', message: 'must be an integer from 1 to 200', limit: 200 }],
+      ['size=0', { field: 'size', message: 'must be an integer from 1 to 200', limit: 1 }],
+      ['page=0', { field: 'page', message: 'must be an integer from 1', limit: 1 }],
+      ['page=abc', { field: 'page', message: 'must be an integer from 1' }],
+      ['size=1.5', { field: 'size', message: 'must be an integer from 1 to 200' }],
+      ['page=', { field: 'page', message: 'must be an integer from 1' }],
     ];
     for (const [query, issue] of cases) {
       const reply = await call(mock, 'GET', `/api/v1/skills?${query}`);

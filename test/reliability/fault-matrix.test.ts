@@ -10,6 +10,7 @@ import {
   TurnError,
   type TurnStreamEvent,
 } from '../../src/index.js';
+import { MAX_BODY_BYTES } from '../../src/mock/index.js';
 import { trackResources, trackUnhandled, withDeadline } from '../support/leaks.js';
 import { MOCK_TARGETS, type MockTarget } from '../support/mock-targets.js';
 import { printed } from '../support/turn-wire.js';
@@ -46,8 +47,9 @@ interface Result {
   cancelError?: unknown;
 }
 
+/** More ids of 7 digits (8 bytes with the comma) than the mock reads bytes: a body past `MAX_BODY_BYTES`. */
 function bigAttachments() {
-  return { file_ids: Array.from({ length: 180_000 }, (_, i) => 100_000 + i) };
+  return { file_ids: Array.from({ length: Math.ceil(MAX_BODY_BYTES / 8) + 1 }, (_, i) => 1_000_000 + i) };
 }
 
 async function call(client: Client, path: Path, row: FaultRow, chatId: string, key: string): Promise<Result> {

@@ -52,7 +52,7 @@ export interface FaultRow {
   options?: { idleTimeout?: number; timeout?: number; maxResumes?: number };
   /** The chat already runs another turn. */
   busy?: boolean;
-  /** The request body is over 1 MiB (attachments, which the client does not bound). */
+  /** The request body is over the mock's 8 MiB read cap (attachments, which the client does not bound). */
   bigBody?: boolean;
   expect: Partial<Record<Path, Expected>>;
 }
@@ -205,9 +205,9 @@ export const FAULT_MATRIX: readonly FaultRow[] = [
     expect: { sync: content(4), stream: content(4) },
   },
   {
-    fault: 'request body over 1 MiB',
+    fault: 'request body over 8 MiB',
     spec: '7',
-    how: '180,000 attachment ids (413 api_v1_payload_too_large)',
+    how: '1,048,577 attachment ids (413 api_v1_payload_too_large)',
     bigBody: true,
     expect: {
       sync: apiError(413, 'api_v1_payload_too_large', 1, 0),

@@ -5,7 +5,7 @@ import { createMock, MAX_BODY_BYTES, startMockServer } from '../../src/mock/inde
 
 /**
  * The mock's HTTP server is safe to leave running on a developer machine: it listens on loopback unless
- * told otherwise, and it reads at most 1 MiB of a request body (413 `api_v1_payload_too_large`), whether
+ * told otherwise, and it reads at most `MAX_BODY_BYTES` (8 MiB) of a request body (413 `api_v1_payload_too_large`), whether
  * the size is declared or not.
  */
 
@@ -57,7 +57,7 @@ describe('5, 8 the mock HTTP server', () => {
     }
   });
 
-  it('caps request bodies at 1 MiB: 413 whether the size is declared or streamed, and goes on serving', async () => {
+  it('caps request bodies at MAX_BODY_BYTES (8 MiB): 413 whether the size is declared or streamed, and goes on serving', async () => {
     const server = await startMockServer({ port: 0 });
     const send = (body: BodyInit, path = `/api/v1/chats/${crypto.randomUUID()}/messages`) =>
       fetch(`${server.url}${path}`, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
@@ -72,10 +72,10 @@ describe('5, 8 the mock HTTP server', () => {
         413,
         'api_v1_payload_too_large',
       ]);
-      const huge = await send(chunked(bodyOf(8 * MAX_BODY_BYTES)), '/api/v1/skills');
+      const huge = await send(chunked(bodyOf(2 * MAX_BODY_BYTES)), '/api/v1/skills');
       expect(huge.status).toBe(413);
       await huge.body?.cancel();
-      // Exactly 1 MiB is read (and then refused for what it says: content over 64,000 characters).
+      // Exactly MAX_BODY_BYTES are read (and then refused for what it says: content over 64,000 characters).
       const atLimit = await send(bodyOf(MAX_BODY_BYTES));
       expect([atLimit.status, (await atLimit.json()).message_code]).toEqual([422, 'api_v1_content_too_long']);
       const after = await fetch(`${server.url}/api/v1/skills`, { headers });

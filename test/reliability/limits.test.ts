@@ -153,7 +153,7 @@ describe('bad input: every limit at its bound and one past it', () => {
         expect(accepted.status, JSON.stringify(accepted.body)).toBeLessThan(300);
         // One past: the client refuses before sending, naming field and limit; the mock answers its 422.
         const sent = target.requests.length;
-        // turns.stream checks its input synchronously: the same ValidationError, thrown at the call.
+        // A promise rejects; turns.stream fails its first read (here finalTurn): the same ValidationError.
         const error = await Promise.resolve()
           .then(() => limit.client(client, past))
           .catch((e: unknown) => e);

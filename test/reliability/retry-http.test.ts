@@ -107,9 +107,9 @@ describe('429 and Retry-After over loopback HTTP', () => {
     expect(seen).toHaveLength(1);
   });
 
-  it('an empty 502 is an ApiError http_502; a read does not repeat it (no retry_action says it never left)', async () => {
+  it("7: an empty 502 is an ApiError http_502; a create does not repeat it (a gateway's failure may have arrived)", async () => {
     const { client, seen } = await serve((_, response) => response.writeHead(502).end());
-    const error = await apiError(client.skills.get(1));
+    const error = await apiError(client.skills.create({ name: 'Tone', instructions: 'Be brief.' }));
     expect([error.status, error.code, error.retryAfterMs]).toEqual([502, 'http_502', undefined]);
     expect(seen).toHaveLength(1);
   });

@@ -41,7 +41,8 @@ const updateSkill = (c: Client, b: Body) => c.skills.update(skillId, b as never)
 const createChat = (c: Client, b: Body) => c.chats.create(b as never);
 const updateChat = (c: Client, b: Body) => c.chats.update(chatId, b as never);
 const sendTurn = (c: Client, b: Body) => c.turns.send(uuid(), b as never);
-const streamTurn = (c: Client, b: Body) => c.turns.stream(uuid(), b as never);
+// A stream fails its first read: `finalTurn()` reads it.
+const streamTurn = (c: Client, b: Body) => c.turns.stream(uuid(), b as never).finalTurn();
 
 const CASES: Case[] = [
   {

@@ -17,6 +17,7 @@ export const FAILURE_LABELS: Record<Failure, string> = {
   rate_limited: '429 (the request was not processed)',
   outage_503: '503 with `retry_action: retry`',
   outage_other: 'another status with `retry_action: retry` (a turn: 502, 504)',
+  gateway: "408, 502, 503, 504 without the contract's error body (a proxy's or load balancer's)",
   in_progress: '409 `api_v1_turn_in_progress`',
   outcome_stored: '409 `api_v1_core_unavailable` (`idempotency_outcome_unknown`), 503 `persistence_failed`',
   backend_down: '503 `api_v1_interaction_backend_unavailable`',

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   ApiError,
   AuthenticationError,
+  BadRequestError,
   Client,
   ConflictError,
   ConnectionError,
@@ -10,6 +11,7 @@ import {
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
+  UnprocessableEntityError,
   ValidationError,
 } from '../../src/index.js';
 import { createMock } from '../../src/mock/index.js';
@@ -31,10 +33,12 @@ const client = (
 
 describe('7 ApiError subclasses by status', () => {
   const cases: [number, string, abstract new (...args: never[]) => ApiError][] = [
+    [400, 'api_v1_idempotency_key_required', BadRequestError],
     [401, 'api_v1_unauthorized', AuthenticationError],
     [403, 'api_token_scope_not_allowed', PermissionDeniedError],
     [404, 'api_v1_not_found', NotFoundError],
     [409, 'api_v1_chat_busy', ConflictError],
+    [422, 'api_v1_validation_error', UnprocessableEntityError],
     [429, 'api_v1_rate_limited', RateLimitError],
     [500, 'api_v1_internal_error', InternalServerError],
     [502, 'api_v1_core_unavailable', InternalServerError],
@@ -52,14 +56,31 @@ describe('7 ApiError subclasses by status', () => {
     });
   }
 
-  it('7 a 422 stays a plain ApiError', async () => {
-    const { fetch } = fakeFetch(fail(422, 'api_v1_validation_error'));
-    const error = await client(fetch)
-      .skills.get(1)
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
+  it('7 a 422 is no other status class, and a 418 stays a plain ApiError', async () => {
+    const { fetch } = fakeFetch(fail(422, 'api_v1_validation_error'), fail(418, 'teapot'));
+    const c = client(fetch);
+    const error = await c.skills.get(1).catch((e: unknown) => e);
     expect(error).not.toBeInstanceOf(InternalServerError);
     expect(error).not.toBeInstanceOf(ConflictError);
+    expect(error).not.toBeInstanceOf(BadRequestError);
+    const other = await c.skills.get(1).catch((e: unknown) => e);
+    expect(Object.getPrototypeOf(other)).toBe(ApiError.prototype);
+  });
+
+  it("7 error.headers are the error response's headers, never the request's", async () => {
+    const { fetch } = fakeFetch(
+      new Response(JSON.stringify({ message_code: 'api_v1_rate_limited' }), {
+        status: 429,
+        headers: { 'retry-after': '1', 'x-ratelimit-remaining': '0' },
+      }),
+    );
+    const error = (await client(fetch, { maxRetries: 0, headers: { 'x-app': 'mine' } })
+      .skills.get(1)
+      .catch((e: unknown) => e)) as ApiError;
+    expect(error.headers).toBeInstanceOf(Headers);
+    expect(error.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(error.headers.get('retry-after')).toBe('1');
+    expect([error.headers.get('authorization'), error.headers.get('x-app')]).toEqual([null, null]);
   });
 
   it('7 a 429 with an empty body keeps its Retry-After', async () => {
@@ -264,6 +285,39 @@ describe('withOptions and raw responses', () => {
     expect(response.ok).toBe(true);
     expect((await listed).items).toHaveLength(1);
     expect(requests).toHaveLength(1);
+  });
+
+  it('2.1 .asResponse() gives the raw Response alone: status and headers, its body already read', async () => {
+    const { fetch, requests } = fakeFetch(
+      Response.json(
+        {
+          status: 'success',
+          message: 'OK',
+          message_code: 'api_v1_ok',
+          data: skill(),
+          meta: { request_id: 'r' },
+        },
+        { headers: { 'x-served-by': 'edge-1' } },
+      ),
+    );
+    const call = client(fetch).skills.get(1);
+    const response = await call.asResponse();
+    expect(response).toBeInstanceOf(Response);
+    expect([response.status, response.headers.get('x-served-by')]).toEqual([200, 'edge-1']);
+    expect(response.bodyUsed).toBe(true);
+    expect(await call).toMatchObject({ id: 1 }); // the data, from the same exchange
+    expect(requests).toHaveLength(1);
+  });
+
+  it('2.1 .asResponse() of a failed call rejects with its typed error; a list has it too', async () => {
+    const { fetch } = fakeFetch(
+      fail(404, 'api_v1_not_found'),
+      ok([skill()], { request_id: 'r', page: 1, size: 50, total: 1 }),
+    );
+    const c = client(fetch, { maxRetries: 0 });
+    await expect(c.skills.get(1).asResponse()).rejects.toBeInstanceOf(NotFoundError);
+    const response = await c.skills.list().asResponse();
+    expect([response.status, response.bodyUsed]).toEqual([200, true]);
   });
 
   it('4.1 a check that fails rejects the ApiPromise (and its withResponse) instead of throwing', async () => {

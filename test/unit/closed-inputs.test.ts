@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Client, ValidationError } from '../../src/index.js';
 import { fakeFetch } from '../support/fake-fetch.js';
 import { CHAT } from '../support/sse.js';
+import { surfaced } from '../support/surfaced.js';
 
 /** A client whose fetch records requests (none is expected: each call is refused before it is sent). */
 function recording() {
@@ -84,12 +85,10 @@ const MISSPELLED: Array<{ name: string; field: string; call: (client: Client) =>
 
 describe('closed request bodies: a misspelled field is refused, never silently dropped', () => {
   for (const { name, field, call } of MISSPELLED) {
-    it(`${name}: an unknown field is a ValidationError naming it, before any request`, async () => {
+    it(`${name}: an unknown field is a ValidationError naming it, when awaited or read, before any request`, async () => {
       const { client, requests } = recording();
-      const error = await (async () => call(client))().then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+      const { threw, error } = await surfaced(() => call(client));
+      expect(threw).toBe(false);
       expect(error).toBeInstanceOf(ValidationError);
       expect((error as ValidationError).issues.map((issue) => issue.field)).toEqual([field]);
       expect((error as ValidationError).message).toContain(field);

@@ -4,6 +4,7 @@ import {
   type Elicitation,
   type ElicitationValidator,
   elicitationIssues,
+  jsonSchemaValidator,
   type PlainIssue,
   ValidationError,
 } from '../../src/index.js';
@@ -107,6 +108,39 @@ describe('4.5 the elicitation validator', () => {
     const interaction = await elicitationOf(client.withOptions({ timeout: 5_000 }));
     expect(await interaction.check({})).toEqual(REQUIRED);
     expect(validate).toHaveBeenCalledOnce();
+  });
+
+  it('4.5 jsonSchemaValidator says what each keyword expects, field first', async () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        n: { type: 'number', minimum: 1, maximum: 5, multipleOf: 2 },
+        x: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 10 },
+        s: { type: 'string', minLength: 3, maxLength: 4, pattern: '^a' },
+        t: { type: 'string', maxLength: 2 },
+        e: { enum: ['x', 'y, z'] },
+        c: { const: 'k' },
+        m: { type: 'string', format: 'email' },
+      },
+    };
+    const issues = async (content: Record<string, unknown>) => jsonSchemaValidator(schema, content);
+    expect(await issues({ n: 0, x: 0, s: 'b', t: 'abc', e: 'w', c: 'j', m: 'nope' })).toEqual(
+      expect.arrayContaining([
+        { field: 'content.n', message: 'must be at least 1' },
+        { field: 'content.x', message: 'must be greater than 0' },
+        { field: 'content.s', message: 'must be at least 3 characters' },
+        { field: 'content.s', message: 'must match the pattern /^a/' },
+        { field: 'content.t', message: 'must be at most 2 characters' },
+        { field: 'content.e', message: 'must be one of "x", "y, z"' },
+        { field: 'content.c', message: 'must be "k"' },
+        { field: 'content.m', message: 'must be in the format "email"' },
+      ]),
+    );
+    expect(await issues({ n: 7, x: 10 })).toEqual([
+      { field: 'content.n', message: 'must be at most 5' },
+      { field: 'content.n', message: 'must be a multiple of 2' },
+      { field: 'content.x', message: 'must be less than 10' },
+    ]);
   });
 
   // Last: importing the Node entry installs its default for the rest of this file's module graph.

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { plainIssues } from '../../src/contract/issues.js';
 import { apiFailure, fetchFailure, schemaFailure } from '../../src/http/errors.js';
+import * as errors from '../../src/index.js';
 import {
   AbortError,
   ApiError,
@@ -10,6 +11,8 @@ import {
   ResponseValidationError,
   TimeoutError,
 } from '../../src/index.js';
+
+const NO_HEADERS = new Headers();
 
 describe('what fetch threw, as the SDK error classes', () => {
   it('an SDK error passes through as it is', () => {
@@ -64,7 +67,7 @@ describe('7 a non-2xx response as an ApiError', () => {
         data: { a: 1 },
         meta: { request_id: 'req-1', error_details: { retry_action: 'retry' } },
       },
-      '2',
+      new Headers({ 'retry-after': '2', 'x-request-id': 'req-1' }),
     ) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error.message).toBe('503 api_v1_service_unavailable: down');
@@ -76,17 +79,18 @@ describe('7 a non-2xx response as an ApiError', () => {
     ]);
     expect(error.errorDetails).toEqual({ retry_action: 'retry' });
     expect(error.retryAfterMs).toBe(2_000);
+    expect(error.headers.get('x-request-id')).toBe('req-1');
   });
 
   it('7.5 a code whose right reaction is not obvious carries advice; a body without message uses the code', () => {
-    const advised = apiFailure(409, { message_code: 'api_v1_action_not_pending', message: 'no' }, null);
+    const advised = apiFailure(409, { message_code: 'api_v1_action_not_pending', message: 'no' }, NO_HEADERS);
     expect(advised.message).toBe(
       '409 api_v1_action_not_pending: no (already answered, claimed by another request, or of unknown outcome: do not retry)',
     );
-    const bare = apiFailure(404, { message_code: 'api_v1_not_found' }, null) as ApiError;
+    const bare = apiFailure(404, { message_code: 'api_v1_not_found' }, NO_HEADERS) as ApiError;
     expect(bare.message).toBe('404 api_v1_not_found: api_v1_not_found');
     expect([bare.requestId, bare.errorDetails, bare.retryAfterMs]).toEqual([undefined, undefined, undefined]);
-    const advisedBare = apiFailure(409, { message_code: 'api_v1_turn_in_progress' }, null);
+    const advisedBare = apiFailure(409, { message_code: 'api_v1_turn_in_progress' }, NO_HEADERS);
     expect(advisedBare.message).toBe(
       "409 api_v1_turn_in_progress: api_v1_turn_in_progress (the key's turn is still running: repeat with the same key later)",
     );
@@ -99,13 +103,13 @@ describe('7 a non-2xx response as an ApiError', () => {
     ['api_v1_turn_in_progress', 'repeat with the same key later'],
     ['api_v1_chat_busy', 'wait for it or cancel it'],
   ])('7 %s carries its advice', (code, advice) => {
-    expect(apiFailure(409, { message_code: code, message: 'm' }, null).message).toMatch(
+    expect(apiFailure(409, { message_code: code, message: 'm' }, NO_HEADERS).message).toMatch(
       new RegExp(`^409 ${code}: m \\(.*${advice}.*\\)$`),
     );
   });
 
   it('an empty body (a load balancer) is an ApiError http_<status>, with its Retry-After', () => {
-    const error = apiFailure(503, undefined, '7') as ApiError;
+    const error = apiFailure(503, undefined, new Headers({ 'retry-after': '7' })) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error.code).toBe('http_503');
     expect(error.message).toBe('503 http_503: the response had no error body');
@@ -115,20 +119,50 @@ describe('7 a non-2xx response as an ApiError', () => {
       undefined,
       7_000,
     ]);
+    expect(error.headers.get('retry-after')).toBe('7');
+  });
+
+  it.each([
+    [400, 'BadRequestError'],
+    [401, 'AuthenticationError'],
+    [403, 'PermissionDeniedError'],
+    [404, 'NotFoundError'],
+    [409, 'ConflictError'],
+    [422, 'UnprocessableEntityError'],
+    [429, 'RateLimitError'],
+    [500, 'InternalServerError'],
+    [503, 'InternalServerError'],
+    [418, 'ApiError'],
+  ])('7 a %i is a %s, an ApiError and a ConvoError', (status, name) => {
+    const error = apiFailure(status, { message_code: 'c' }, NO_HEADERS);
+    expect(error.constructor.name).toBe(name);
+    expect(error.name).toBe(name);
+    expect(error).toBeInstanceOf((errors as unknown as Record<string, typeof ApiError>)[name]!);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toBeInstanceOf(ConvoError);
+  });
+
+  it('7.3 a 400 is no other class of status: instanceof of the existing classes stays false', () => {
+    const error = apiFailure(400, { message_code: 'api_v1_idempotency_key_required' }, NO_HEADERS);
+    for (const other of [errors.AuthenticationError, errors.ConflictError, errors.UnprocessableEntityError])
+      expect(error).not.toBeInstanceOf(other);
+    expect(apiFailure(422, { message_code: 'api_v1_content_too_long' }, NO_HEADERS)).not.toBeInstanceOf(
+      errors.BadRequestError,
+    );
   });
 
   it('a text body is kept, cut at 200 characters; an empty text is no body', () => {
-    const error = apiFailure(502, `Bad gateway ${'x'.repeat(300)}`, null);
+    const error = apiFailure(502, `Bad gateway ${'x'.repeat(300)}`, NO_HEADERS);
     expect(error.message).toBe(`502 http_502: Bad gateway ${'x'.repeat(188)}`);
-    expect(apiFailure(502, '', null).message).toBe('502 http_502: the response had no error body');
+    expect(apiFailure(502, '', NO_HEADERS).message).toBe('502 http_502: the response had no error body');
   });
 
   it('a JSON body that is no error body is a ResponseValidationError with the status', () => {
-    const error = apiFailure(500, { message_code: 7 }, null) as ResponseValidationError;
+    const error = apiFailure(500, { message_code: 7 }, NO_HEADERS) as ResponseValidationError;
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect([error.status, error.path]).toEqual([500, 'message_code']);
-    expect(apiFailure(500, [1], null)).toBeInstanceOf(ResponseValidationError);
-    expect(apiFailure(500, 42, null)).toBeInstanceOf(ResponseValidationError);
+    expect(apiFailure(500, [1], NO_HEADERS)).toBeInstanceOf(ResponseValidationError);
+    expect(apiFailure(500, 42, NO_HEADERS)).toBeInstanceOf(ResponseValidationError);
   });
 });
 

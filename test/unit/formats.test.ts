@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Client, ResponseValidationError, ValidationError } from '../../src/index.js';
 import { fakeFetch, ok, skill } from '../support/fake-fetch.js';
 import { CHAT } from '../support/sse.js';
+import { surfaced } from '../support/surfaced.js';
 
 function clientWith(fetch: ReturnType<typeof fakeFetch>['fetch']) {
   return new Client({ baseUrl: 'https://api.test', token: 't', fetch, maxRetries: 0 });
@@ -69,10 +70,8 @@ describe('chat ids (4.2): a UUID, the whole string, checked before any request',
     it(`4.2 ${name}: a chat id that is not exactly a UUID is a ValidationError naming chat_id, nothing sent`, async () => {
       for (const id of hostile) {
         const { fetch, requests } = fakeFetch(new Error('no request may be sent'));
-        const error = await (async () => call(clientWith(fetch), id))().then(
-          () => undefined,
-          (e: unknown) => e,
-        );
+        const { threw, error } = await surfaced(() => call(clientWith(fetch), id));
+        expect(threw).toBe(false);
         expect(error, JSON.stringify(id)).toBeInstanceOf(ValidationError);
         expect((error as ValidationError).field).toBe('chat_id');
         expect(requests).toHaveLength(0);

@@ -46,6 +46,44 @@ describe('pagination', () => {
     expect(requests).toHaveLength(1);
   });
 
+  it('8 iterPages() on a list gives every page in order, each loaded only when the loop asks for it', async () => {
+    const { fetch, requests } = fakeFetch(pages(5, 2));
+    const client = new Client({ baseUrl: 'https://a.test', token: 't', fetch });
+    const seen: Array<[number, number[]]> = [];
+    for await (const page of client.skills.list({ size: 2 }).iterPages()) {
+      expect(page).toBeInstanceOf(Page);
+      seen.push([page.page, page.items.map((s) => s.id)]);
+      expect(requests).toHaveLength(page.page);
+    }
+    expect(seen).toEqual([
+      [1, [1, 2]],
+      [2, [3, 4]],
+      [3, [5]],
+    ]);
+  });
+
+  it('8 iterPages() on a page starts at that page; leaving the loop loads no further page', async () => {
+    const { fetch, requests } = fakeFetch(pages(9, 2));
+    const second = await new Client({ baseUrl: 'https://a.test', token: 't', fetch }).skills.list({
+      page: 2,
+      size: 2,
+    });
+    for await (const page of second.iterPages()) {
+      if (page.page === 3) break;
+    }
+    expect(requests.map((r) => new URL(r.url).searchParams.get('page'))).toEqual(['2', '3']);
+  });
+
+  it('8 iterPages() of an empty list gives its one empty page', async () => {
+    const { fetch } = fakeFetch(pages(0, 2));
+    const all = [];
+    for await (const page of new Client({ baseUrl: 'https://a.test', token: 't', fetch }).skills
+      .list()
+      .iterPages())
+      all.push(page.items.length);
+    expect(all).toEqual([0]);
+  });
+
   it('iterating from a later page starts there', async () => {
     const { fetch } = fakeFetch(pages(5, 2));
     const page = await new Client({ baseUrl: 'https://a.test', token: 't', fetch }).skills.list({

@@ -59,8 +59,40 @@ describe('the retry policy: which failure an error is', () => {
       api(503, 'api_v1_core_unavailable'),
       'other',
     ],
-    ['a 502 of another code', api(502, 'upstream_error'), 'other'],
-    ['a 503 without retry_action (a load balancer)', api(503, 'http_503'), 'other'],
+    [
+      '7.3 a 502 with the contract body (a turn failed downstream) is no gateway',
+      api(502, 'upstream_error'),
+      'other',
+    ],
+    ['7.3 a 504 turn_timeout is no gateway', api(504, 'turn_timeout'), 'other'],
+    [
+      '7 a 503 with the contract body and no retry_action is no gateway',
+      api(503, 'api_v1_service_unavailable'),
+      'other',
+    ],
+    ['7: a bare 503 (a load balancer)', api(503, 'http_503'), 'gateway'],
+    ['7: a bare 502', api(502, 'http_502'), 'gateway'],
+    ['7: a bare 504', api(504, 'http_504'), 'gateway'],
+    ['7: a bare 408', api(408, 'http_408'), 'gateway'],
+    ['7: a bare 500 is no gateway failure', api(500, 'http_500'), 'other'],
+    ['7: a bare 404 is no gateway failure', api(404, 'http_404'), 'other'],
+    ["7: a code naming another status is not this one's bare code", api(503, 'http_502'), 'other'],
+    [
+      '7: a bare 503 with retry_action retry keeps its row',
+      api(503, 'http_503', retryAction('retry')),
+      'outage_503',
+    ],
+    [
+      '7: a bare 502 with retry_action retry keeps its row',
+      api(502, 'http_502', retryAction('retry')),
+      'outage_other',
+    ],
+    [
+      '7.5: a bare 503 with check_status keeps its row',
+      api(503, 'http_503', retryAction('check_status')),
+      'check_status',
+    ],
+    ['7: a bare 429 is rate limited', api(429, 'http_429'), 'rate_limited'],
     [
       'a response off the contract',
       new ResponseValidationError('x', { path: '', body: 1, status: 200 }),
@@ -118,6 +150,24 @@ describe('the retry policy: how each operation meets a failure', () => {
     expect(reactionTo('read', api(502, 'api_v1_core_unavailable'))).toBe('never');
   });
 
+  it.each([
+    ['read', 'retry'],
+    ['write', 'never'],
+    ['turn', 'retry'],
+    ['answer', 'retry'],
+    ['cancel', 'retry'],
+  ] as const)('7: a bare gateway failure: %s -> %s', (kind, reaction) => {
+    for (const status of [408, 502, 503, 504])
+      expect(reactionTo(kind, api(status, `http_${status}`)), String(status)).toBe(reaction);
+  });
+
+  it("7.3 a turn's 502 with the contract body is still its stored outcome; a bare one is retried with the key", () => {
+    expect(reactionTo('turn', api(502, 'upstream_error'))).toBe('never');
+    expect(reactionTo('turn', api(504, 'turn_timeout'))).toBe('never');
+    expect(reactionTo('turn', api(502, 'http_502'))).toBe('retry');
+    expect(reactionTo('turn', api(504, 'http_504'))).toBe('retry');
+  });
+
   it('the README\'s "What is retried" table is the policy table', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const section = readme.split('### What is retried')[1]?.split('\n## ')[0] ?? '';
@@ -147,6 +197,9 @@ describe('the retry policy: after a failed answer, may the interaction be resolv
       false,
     ],
     ['a refusal before sending', new ValidationError([{ field: 'content', message: 'is required' }]), false],
+    ["7.5: a gateway's bare 504 (the service may have got it)", api(504, 'http_504'), true],
+    ["7.5: a gateway's bare 503", api(503, 'http_503'), true],
+    ['7.5: a bare 500 of the service', api(500, 'http_500'), false],
   ])('%s -> %s', (_, error, may) => {
     expect(answerMayHaveApplied(error)).toBe(may);
   });

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { LIMITS } from '../../contract/limits.js';
 import { type MockCredential, parseTokenFlag } from '../state/credentials.js';
+import { isLoopback } from './host-names.js';
 import { type MockServerOptions, startMockServer } from './server.js';
 
 /** The `--help` text; flags as mock-conventions.md fixes them. */
@@ -9,7 +10,8 @@ export const USAGE = `Usage: convo-mock [options]
 Serves the reference mock of the Conversational AI Service API v1 over HTTP.
 
 Options:
-  --host HOST                    interface to bind (default 127.0.0.1)
+  --host HOST                    interface to bind (default 127.0.0.1; a non-loopback one is
+                                 reachable from other machines, and a warning says so)
   --port PORT                    port, 0 for any free one (default 4010)
   --token TOKEN[=SCOPES][@USER]  a credential; repeatable. SCOPES is a comma list, "TOKEN=" has none,
                                  no "=" has every scope; USER is a user id (default 1).
@@ -98,6 +100,8 @@ export async function main(argv: readonly string[], io: CommandIo = processIo())
   io.out(
     `convo-mock listening on ${server.url}${line.server.inspector === false ? '' : ' (open it in a browser: the inspector)'}`,
   );
+  const { hostname } = new URL(server.url);
+  if (!isLoopback(hostname)) io.err(exposedWarning(hostname));
 
   await new Promise<void>((resolve) => {
     const stop = () => {
@@ -113,6 +117,15 @@ export async function main(argv: readonly string[], io: CommandIo = processIo())
   server.mock.reset();
   await server.close();
   return 0;
+}
+
+/** What a non-loopback `--host` exposes, said on stderr. */
+export function exposedWarning(hostname: string): string {
+  return (
+    `convo-mock: warning: listening on ${hostname}, which is not loopback: other machines can reach this ` +
+    'mock and its inspector, and since it allows every origin, so can any web page opened on them ' +
+    '(without --token, the token is the well-known mock-token). Use --host 127.0.0.1 unless you mean to share it.'
+  );
 }
 
 function processIo(): CommandIo {

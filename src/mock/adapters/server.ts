@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { chunkedEventStream, isEventStream } from '../http/sse.js';
 import { type ConvoMock, createMock, type MockOptions } from '../mock.js';
+import { reachableHosts } from './host-names.js';
 
 /** Options of `startMockServer`: where to listen, plus the mock's own options. */
 export interface MockServerOptions extends MockOptions {
@@ -10,8 +11,9 @@ export interface MockServerOptions extends MockOptions {
   port?: number | undefined;
   /**
    * Serves the inspector: a page at `/` showing the requests, turns and pending interactions live, and
-   * its endpoints under `/_inspector/`, for the server's own address only. Off by default; `convo-mock`
-   * turns it on unless `--no-inspector`.
+   * its endpoints under `/_inspector/`, for requests whose `Host` names this server (its address,
+   * `localhost` on loopback; on `0.0.0.0` or `::` also the machine's addresses and host name), so that a
+   * DNS-rebinding page is refused. Off by default; `convo-mock` turns it on unless `--no-inspector`.
    */
   inspector?: boolean | undefined;
 }
@@ -88,7 +90,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
 
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
-  inspector?.listening(url);
+  if (inspector) inspector.listening(reachableHosts(url, await machineNames()));
   let closing: Promise<void> | undefined;
   return {
     url,
@@ -103,6 +105,15 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       return closing;
     },
   };
+}
+
+/** The machine's interface addresses and host name, read when the inspector needs them. */
+async function machineNames(): Promise<{ addresses: string[]; hostname: string }> {
+  const os = await import('node:os');
+  const addresses = Object.values(os.networkInterfaces()).flatMap((list) =>
+    (list ?? []).map((info) => info.address),
+  );
+  return { addresses, hostname: os.hostname() };
 }
 
 /** How long a cut stream stays open after its last byte before the reset (see `resetOnError`). */

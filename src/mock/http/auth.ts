@@ -35,9 +35,12 @@ export function requireScopes(...scopes: Scope[]) {
   });
 }
 
-/** Throws the scope error of section 5 when `credential` lacks any of `scopes` (attachments use it too). */
+/**
+ * Throws the scope error of section 5 when `credential` lacks any of `scopes` (attachments use it too);
+ * `required_scopes` names each missing scope once (`workspace_ids` and `file_ids` both need `libraries:read`).
+ */
 export function checkScopes(credential: CredentialRecord, scopes: readonly Scope[]): void {
-  const missing = scopes.filter((scope) => !credential.scopes.includes(scope));
+  const missing = [...new Set(scopes)].filter((scope) => !credential.scopes.includes(scope));
   if (missing.length > 0) {
     throw new ApiFailure(
       403,

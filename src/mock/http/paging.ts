@@ -34,8 +34,8 @@ export function pageQuery(query: URLSearchParams): { page: unknown; size: unknow
 
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
-// Query values are text: a numeric one becomes a number (so `1.5` is "must be an integer"); anything else
-// stays text and fails the schema as "must be a number".
+// Query values are text: a numeric one becomes a number (so `1.5` fails the schema's range as a number does);
+// anything else stays text and fails the schema as a value of the wrong type.
 function queryNumber(value: string | null): number | string | undefined {
   if (value === null) return undefined;
   return DECIMAL.test(value) ? Number(value) : value;

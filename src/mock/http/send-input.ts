@@ -43,12 +43,12 @@ export interface SendInput {
 const LISTS = Object.keys(ATTACHMENT_SCOPES) as Array<keyof typeof ATTACHMENT_SCOPES>;
 
 /**
- * Reads and checks a send (4.3, 4.4) in this order: 413/400 body; 400
+ * Reads and checks what a send (4.3, 4.4) says of itself, in this order: 413/400 body; 400
  * `api_v1_idempotency_key_required`; 422 (`api_v1_content_too_long`, `api_v1_too_many_attachments`, then
  * `api_v1_validation_error`, an unknown or non-COMPLETION `model_id` included); sync only: 409
- * `api_v1_sync_requires_auto` unless `permission_mode` is `auto`; 403 `api_token_scope_not_allowed` for
- * attachments without their scope; 404 `api_v1_not_found` for attachments that do not exist or that the
- * credential cannot use.
+ * `api_v1_sync_requires_auto` for any `permission_mode` but `auto` (7.3); 403 `api_token_scope_not_allowed`
+ * for attachments without their scope. What depends on today's state (`checkAttachmentsUsable`) comes after
+ * the key: a replay is not re-checked (4.3).
  */
 export async function readSend(
   store: MockStore,
@@ -63,13 +63,15 @@ export async function readSend(
   }
   checkContentLength(raw);
   checkAttachmentCount(raw);
-  // The sync schema accepts only `auto`: a `manual` there is the 409 below, not a 422.
+  // The sync schema accepts only `auto`: any other mode there (`manual`, `plan`...) is the 409 below (7.3).
+  const notAuto =
+    channel === 'sync' &&
+    isObject(raw) &&
+    typeof raw.permission_mode === 'string' &&
+    raw.permission_mode !== 'auto';
   const checked =
     channel === 'sync'
-      ? validate(
-          TurnSendSchema,
-          isObject(raw) && raw.permission_mode === 'manual' ? { ...raw, permission_mode: undefined } : raw,
-        )
+      ? validate(TurnSendSchema, notAuto ? { ...raw, permission_mode: undefined } : raw)
       : validate(TurnStreamBodySchema, raw);
   const body = raw as Record<string, unknown>;
   if (checked.model_id !== undefined && !isCompletionModel(store.fixtures, checked.model_id)) {
@@ -94,7 +96,6 @@ export async function readSend(
     credential,
     LISTS.filter((list) => attachments[list].length > 0).map((list) => ATTACHMENT_SCOPES[list]),
   );
-  checkAttachmentsUsable(store, credential, attachments);
   return {
     key,
     body,
@@ -141,8 +142,11 @@ function checkAttachmentCount(body: unknown): void {
   }
 }
 
-/** 404 for the first list holding an id the credential cannot use; `data` names the list and the ids. */
-function checkAttachmentsUsable(
+/**
+ * 404 for the first list holding an id the credential cannot use (today: a skill deleted since is gone);
+ * `data` names the list and the ids.
+ */
+export function checkAttachmentsUsable(
   store: MockStore,
   credential: CredentialRecord,
   attachments: ModelAttachments,

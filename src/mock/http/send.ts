@@ -1,12 +1,14 @@
+import { parseScript, scriptIssues } from '../model/directives.js';
 import { createChat, visibleChatOrNew } from '../state/chat-records.js';
 import { bindKey, boundTurn, fingerprint, turnInProgress } from '../state/idempotency.js';
 import type { TurnChannel, TurnRecord } from '../state/records.js';
 import type { CredentialRecord, MockStore } from '../state/store.js';
 import type { TurnEngine } from '../turns/engine.js';
 import type { LiveTurn } from '../turns/live.js';
+import { validationFailure } from '../wire/input.js';
 import { ApiFailure } from '../wire/respond.js';
 import { type FaultRegistry, faultFailure } from './faults.js';
-import { readSend } from './send-input.js';
+import { checkAttachmentsUsable, readSend } from './send-input.js';
 
 /** What a send resolves to once every check passed: the replay of a finished key, or a new turn. */
 export type SendOutcome = { kind: 'replay'; turn: TurnRecord } | { kind: 'run'; live: LiveTurn };
@@ -24,8 +26,10 @@ export interface SendContext {
 /**
  * The common part of both sends, in the order the mock promises: the request's own checks (readSend),
  * the chat (404 when it is another credential's or deleted; an unknown id is created with that id), a
- * `respond` fault, the key (conflict, in progress, replay), busy (409 `api_v1_chat_busy` with
- * `data.message_id`), then the run. Nothing is stored before the run starts.
+ * `respond` fault, the key (conflict, in progress, replay), then what only a new run needs: attachments
+ * usable today (404), the directives' parameters (422, `DIRECTIVE_LIMITS`), busy (409 `api_v1_chat_busy`
+ * with `data.message_id`). A replay comes before those: same key, same result, nothing re-checked against
+ * today's state (4.3, 4.4). Nothing is stored before the run starts.
  */
 export async function startSend(
   context: SendContext,
@@ -50,6 +54,11 @@ export async function startSend(
     return { kind: 'replay', turn: replay };
   }
 
+  checkAttachmentsUsable(store, credential, input.attachments);
+  if (engine.usesDirectives()) {
+    const issues = scriptIssues(parseScript(input.content));
+    if (issues.length > 0) throw validationFailure(issues);
+  }
   const running = chat && engine.runningIn(chat.id);
   if (running) {
     throw new ApiFailure(409, 'api_v1_chat_busy', 'The chat already has a running turn.', {

@@ -8,12 +8,13 @@ export class InspectorGuard {
   #hosts = new Set<string>();
   #origins = new Set<string>();
 
-  /** Records the address the server listens on: `http://HOST:PORT`. */
-  listening(url: string): void {
-    const { host, port, hostname } = new URL(url);
-    this.#hosts = new Set([host]);
-    // A loopback server is also reached as localhost, which no other site can resolve to itself.
-    if (hostname === '127.0.0.1' || hostname === '[::1]') this.#hosts.add(`localhost:${port}`);
+  /**
+   * Records the `Host` values (`name:port`) the server is reached by (`reachableHosts`): its own address,
+   * `localhost` for loopback, and for a wildcard bind the machine's addresses and name. A DNS-rebinding page
+   * reaches the port under a name of its own, which is never among them.
+   */
+  listening(hosts: readonly string[]): void {
+    this.#hosts = new Set(hosts.map((host) => host.toLowerCase()));
     this.#origins = new Set([...this.#hosts].map((allowed) => `http://${allowed}`));
   }
 

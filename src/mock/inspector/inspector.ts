@@ -33,8 +33,8 @@ export interface Inspector {
   handle(request: Request): Promise<Response | undefined>;
   /** Records a request the mock answered; returns the response to send (an event stream, observed). */
   record(request: Request, response: Response, startedMs: number): Response;
-  /** The address the server listens on, for the Host check. */
-  listening(url: string): void;
+  /** The `Host` values the server is reached by (`reachableHosts`), for the Host check. */
+  listening(hosts: readonly string[]): void;
 }
 
 /** Requests and streams kept; older ones are forgotten. */
@@ -172,7 +172,7 @@ export function createInspector(mock: ConvoMock): Inspector {
   };
 
   return {
-    listening: (url) => guard.listening(url),
+    listening: (hosts) => guard.listening(hosts),
     record: (request, response, startedMs) => record(request, response, startedMs, 'client'),
     handle: async (request) => {
       const { pathname } = new URL(request.url);

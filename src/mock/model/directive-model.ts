@@ -1,5 +1,5 @@
 import type { ToolCall } from '../../contract/turn.js';
-import { type Directive, intParam, parseScript, type Script } from './directives.js';
+import { type Directive, integerParam, parseScript, type Script, scriptIssues } from './directives.js';
 import type { FakeModel, InteractionAnswer, ModelAction } from './model.js';
 import { wordDeltas } from './words.js';
 
@@ -22,9 +22,17 @@ const UNCONNECTED = { connector_id: 2, server: 'drive', display_name: 'Drive' } 
  * 3. the answer, word by word: `Mock answer: <content without directives>`, or `word1 … wordN` with
  *    `words n=N`; `slow ms=M` waits before each delta; `failover` replaces the text after two deltas with
  *    `(failover) ` + the text so far, and the deltas go on.
+ *
+ * A parameter past its bound (`DIRECTIVE_LIMITS`) is refused with 422 before the turn starts when this is
+ * the mock's model; run from another model, it fails the turn (upstream_error) instead.
  */
 export const directiveModel: FakeModel = async function* (input) {
   const script = parseScript(input.content);
+  const [issue] = scriptIssues(script);
+  if (issue) {
+    yield { type: 'fail', code: 'upstream_error', message: issue.message };
+    return;
+  }
   yield { type: 'step' };
   let tools = 0;
   for (const directive of script.directives) {
@@ -49,7 +57,7 @@ export const directiveModel: FakeModel = async function* (input) {
       case 'plan_approval': {
         const answer = yield { type: 'interaction', kind: 'plan_approval', payload: plan(script) };
         if (answer?.kind === 'plan_approval' && answer.action === 'reject') {
-          yield* answerText(PLAN_REJECTED_ANSWER, noStyle);
+          yield* answerText(wordDeltas(PLAN_REJECTED_ANSWER), noStyle);
           return;
         }
         break;
@@ -109,34 +117,44 @@ interface Style {
 
 const noStyle: Style = { slowMs: 0, failover: false };
 
-async function* answerText(text: string, style: Style): AsyncGenerator<ModelAction> {
-  const deltas = wordDeltas(text);
+// The deltas are read one at a time: a long answer is never built whole before its first delta.
+async function* answerText(deltas: Iterable<string>, style: Style): AsyncGenerator<ModelAction> {
   let soFar = '';
+  let sent = 0;
   let replaced = !style.failover;
-  for (const [index, delta] of deltas.entries()) {
+  const failover = function* (): Generator<ModelAction> {
+    replaced = true;
+    if (style.slowMs > 0) yield { type: 'wait', ms: style.slowMs };
+    yield { type: 'replace', text: `(failover) ${soFar}` };
+  };
+  for (const delta of deltas) {
     if (style.slowMs > 0) yield { type: 'wait', ms: style.slowMs };
     yield { type: 'text', text: delta };
+    sent += 1;
+    if (replaced) continue;
     soFar += delta;
-    // After a few deltas, or at the end of a shorter answer.
-    if (!replaced && (index + 1 === FAILOVER_AFTER_DELTAS || index + 1 === deltas.length)) {
-      replaced = true;
-      if (style.slowMs > 0) yield { type: 'wait', ms: style.slowMs };
-      yield { type: 'replace', text: `(failover) ${soFar}` };
-    }
+    if (sent === FAILOVER_AFTER_DELTAS) yield* failover();
   }
+  // A shorter answer is replaced at its end.
+  if (!replaced && sent > 0) yield* failover();
 }
 
-function answerOf(script: Script): string {
+function answerOf(script: Script): Iterable<string> {
   const words = last(script.directives, 'words');
-  const n = words ? intParam(words, 'n') : undefined;
-  if (n !== undefined) return Array.from({ length: n }, (_, i) => `word${i + 1}`).join(' ');
-  return script.text === '' ? 'Mock answer:' : `Mock answer: ${script.text}`;
+  const n = words ? integerParam(words) : undefined;
+  if (n !== undefined) return numberedWords(n);
+  return wordDeltas(script.text === '' ? 'Mock answer:' : `Mock answer: ${script.text}`);
+}
+
+/** `word1 `, `word2 `, ..., `wordN`: the deltas of `words n=N`, made as they are read. */
+function* numberedWords(n: number): Generator<string> {
+  for (let i = 1; i <= n; i++) yield i < n ? `word${i} ` : `word${i}`;
 }
 
 function styleOf(script: Script): Style {
   const slow = last(script.directives, 'slow');
   return {
-    slowMs: (slow && intParam(slow, 'ms')) ?? 0,
+    slowMs: (slow && integerParam(slow)) ?? 0,
     failover: script.directives.some((directive) => directive.name === 'failover'),
   };
 }

@@ -16,9 +16,13 @@ export interface MockClock {
 /** The real time: `Date.now` and the global `setTimeout`. */
 export const REAL_CLOCK: MockClock = { now: () => Date.now() };
 
+/** The longest delay one timer holds (2^31-1 ms): past it, a timer fires at once (TimeoutOverflowWarning). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * Waits `ms` on `clock`; never rejects. Resolves at once when `signal` is already aborted, and when it
- * aborts later. A non-finite `ms` (Infinity) waits for the signal alone.
+ * aborts later. A non-finite `ms` (Infinity) waits for the signal alone; on the global timers, a wait
+ * longer than `MAX_TIMER_MS` is re-armed in steps, so that it lasts what was asked.
  */
 export async function pause(clock: MockClock, ms: number, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) return;
@@ -34,12 +38,19 @@ export async function pause(clock: MockClock, ms: number, signal?: AbortSignal):
 
 function timerSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const done = () => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', done);
       resolve();
     };
-    const timer = setTimeout(done, ms);
+    const arm = (left: number) => {
+      timer =
+        left > MAX_TIMER_MS
+          ? setTimeout(() => arm(left - MAX_TIMER_MS), MAX_TIMER_MS)
+          : setTimeout(done, left);
+    };
+    arm(ms);
     signal?.addEventListener('abort', done, { once: true });
   });
 }

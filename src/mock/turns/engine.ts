@@ -1,4 +1,5 @@
 import { LIMITS } from '../../contract/limits.js';
+import { directiveModel } from '../model/directive-model.js';
 import type { FakeModel, InteractionAnswer, ModelAction } from '../model/model.js';
 import type { InteractionRecord, TurnErrorRecord } from '../state/records.js';
 import type { MockStore } from '../state/store.js';
@@ -18,6 +19,7 @@ import {
 } from './live.js';
 import { applyAction } from './model-actions.js';
 import { startEvent, turnFailure } from './outcomes.js';
+import { slicer } from './slices.js';
 import { storeNewTurn } from './turn-record.js';
 
 /**
@@ -25,7 +27,7 @@ import { storeNewTurn } from './turn-record.js';
  * goes away, is saved, then logs its one terminal event (6, rule 1). The model is read action by action;
  * cancellation, the synchronous deadline and a reset stop it between actions, whatever it is awaiting.
  * Its jobs are units of their own: the record (turn-record.ts), the model's actions (model-actions.ts),
- * the interactions (asking.ts) and the finishing (finish.ts).
+ * the interactions (asking.ts), the finishing (finish.ts) and sharing the event loop (slices.ts).
  */
 export class TurnEngine {
   readonly #store: MockStore;
@@ -38,6 +40,11 @@ export class TurnEngine {
     this.#store = store;
     this.#model = model;
     this.#desk = new InteractionDesk(store);
+  }
+
+  /** Whether the next turn runs the directive model, whose parameters the sends check (`scriptIssues`). */
+  usesDirectives(): boolean {
+    return this.#model() === directiveModel;
   }
 
   /** Stores a new turn and starts running it. */
@@ -124,10 +131,13 @@ export class TurnEngine {
         signal,
       })[Symbol.asyncIterator]();
       let reply: InteractionAnswer | undefined;
+      const slice = slicer();
       for (;;) {
         const next = await untilStopped(iterator.next(reply), signal);
         if (next.done) break;
         reply = await applyAction(this.#store, this.#desk, live, start, next.value);
+        // However many actions a turn has, other requests get their turn every few ms.
+        await slice();
       }
     } catch (error) {
       if (error instanceof Stop && error.reason === 'reset') return;

@@ -55,10 +55,12 @@ export function ownInteraction(
 
 /**
  * The interaction an answer endpoint names, checked in this order:
- * - 404 `api_v1_action_not_found` unless it is the credential's own in `chatId` (`ownInteraction`), is of
- *   `kind` (answering at another kind's endpoint is "not found" there) and has not expired;
- * - 409 `api_v1_action_not_pending` when it was already resolved, or closed (its turn ended, or the service
- *   closed it).
+ * - 404 `api_v1_action_not_found` unless it is the credential's own in `chatId` (`ownInteraction`) and is
+ *   of `kind` (answering at another kind's endpoint is "not found" there);
+ * - 409 `api_v1_action_not_pending` when it was already resolved, at any time (3.3: resolved once, a second
+ *   attempt is 409, also after its lifetime);
+ * - 404 once expired (unanswered, or closed unanswered, past its lifetime);
+ * - 409 `api_v1_action_not_pending` when closed (its turn ended, or the service closed it).
  */
 export function findInteraction(
   store: MockStore,
@@ -68,7 +70,8 @@ export function findInteraction(
   kind: InteractionKind,
 ): InteractionRecord {
   const interaction = ownInteraction(store, credential, chatId, actionId);
-  if (interaction.kind !== kind || isExpired(store, interaction)) throw notFound();
+  if (interaction.kind !== kind) throw notFound();
+  if (interaction.state !== 'resolved' && isExpired(store, interaction)) throw notFound();
   if (interaction.state !== 'pending') {
     throw new ApiFailure(409, 'api_v1_action_not_pending', 'The interaction is no longer pending.');
   }

@@ -2,8 +2,19 @@ import type * as z from 'zod/mini';
 import { checkAgainst, type PlainIssue } from '../../contract/issues.js';
 import { ApiFailure } from './respond.js';
 
-/** Largest request body the mock reads: 1 MiB. Beyond it: 413 `api_v1_payload_too_large`. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * Largest request body the mock reads: 8 MiB. Beyond it: 413 `api_v1_payload_too_large`, the mock's own code.
+ *
+ * The largest legal body, written the longest way JSON allows without padding (every character of every
+ * string as a `\uXXXX` escape: 6 bytes per UTF-16 unit, 12 for a character outside the BMP), is a send's:
+ * `content` 64,000 characters x 12 = 768,000 bytes, `metadata` 2048 serialized bytes at most x 6 = 12,288,
+ * 20 attachment ids of up to 16 digits, names and punctuation under 1,000: about 781 KB (a skill's body,
+ * `instructions` 12,000 x 12 plus `name` and `description`, stays under 160 KB; `icon` has no stated limit).
+ * The cap holds ten times that, so that a `content` or `instructions` far over its limit, however escaped,
+ * is read and answered with the code the spec names for it (422 `api_v1_content_too_long`, 422
+ * `prompt_text_too_long`), not with 413.
+ */
+export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 /**
  * Reads a JSON body: 413 `api_v1_payload_too_large` past `MAX_BODY_BYTES` (counted while reading, since

@@ -1,5 +1,5 @@
-import type { KnownCode, MessageCode, MockCode } from '../../contract/codes.js';
-import type { ErrorDetails } from '../../contract/envelope.js';
+import type { ErrorData, KnownCode, MessageCode, MockCode } from '../../contract/codes.js';
+import type { ErrorDetails, RetryAction } from '../../contract/envelope.js';
 
 /** `meta.page`, `meta.size` and `meta.total` of a list (2.1). */
 export interface PageMeta {
@@ -22,11 +22,71 @@ export interface SuccessOptions {
 }
 
 /** A JSON response; every answer of the mock goes through here so the content type is always the same. */
-export function json(status: number, body: unknown): Response {
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8' },
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
   });
+}
+
+/** Options of `errorResponse`: the fields of the contract's error body (section 7) and `Retry-After`. */
+export interface ErrorResponseOptions<C extends KnownCode | MockCode | (string & {})> {
+  /** HTTP status, 400 to 599. */
+  status: number;
+  /** `message_code`: one the contract names (completed by the editor), or any string a service may send. */
+  code: C;
+  /** `message`; the code when absent. */
+  message?: string | undefined;
+  /** `data`, of the shape the code documents (`ErrorDataByCode`); null when absent. */
+  data?: ErrorData<C> | undefined;
+  /** `meta.error_details.retry_action`: `retry` (the request never left, repeat it) or `check_status`. */
+  retryAction?: RetryAction | undefined;
+  /** More of `meta.error_details` (outage details); `retryAction` is set over them. */
+  errorDetails?: ErrorDetails | undefined;
+  /** The `Retry-After` header, in whole seconds. */
+  retryAfter?: number | undefined;
+  /** `meta.request_id`; a random UUID when absent. */
+  requestId?: string | undefined;
+}
+
+/**
+ * A response with the contract's error body, `{ status: "error", message, message_code, data, meta:
+ * { request_id, error_details? } }`: what the mock answers, for an integrator's own msw handler or
+ * injected fetch. `errorResponse({ status: 503, code: 'api_v1_service_unavailable', retryAction: 'retry',
+ * retryAfter: 1 })` is an outage the client retries after a second.
+ */
+export function errorResponse<C extends KnownCode | MockCode | (string & {})>(
+  options: ErrorResponseOptions<C>,
+): Response {
+  const { status, retryAfter } = options;
+  if (!Number.isInteger(status) || status < 400 || status > 599)
+    throw new Error(`errorResponse: status must be an integer from 400 to 599, not ${status}`);
+  if (retryAfter !== undefined && !(Number.isInteger(retryAfter) && retryAfter >= 0))
+    throw new Error(`errorResponse: retryAfter must be a whole number of seconds from 0, not ${retryAfter}`);
+  return errorBody(options);
+}
+
+/** The error body of section 7, unchecked: the mock's own failures (a fault may answer any status). */
+function errorBody(options: ErrorResponseOptions<MessageCode>): Response {
+  const { status, code, retryAfter } = options;
+  const details =
+    options.retryAction === undefined
+      ? options.errorDetails
+      : { ...options.errorDetails, retry_action: options.retryAction };
+  return json(
+    status,
+    {
+      status: 'error',
+      message: options.message ?? code,
+      message_code: code,
+      data: options.data ?? null,
+      meta: {
+        request_id: options.requestId ?? crypto.randomUUID(),
+        ...(details ? { error_details: details } : {}),
+      },
+    },
+    retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) },
+  );
 }
 
 /** The success envelope of 2.1: `status`, `message`, `message_code: api_v1_ok`, `data`, `meta`. */
@@ -78,18 +138,10 @@ export class ApiFailure extends Error {
     return failure;
   }
 
-  /** The error body: `{ status: "error", message, message_code, data, meta: { request_id, error_details? } }`. */
+  /** The error body of `errorResponse`. */
   toResponse(): Response {
-    return json(this.status, {
-      status: 'error',
-      message: this.message,
-      message_code: this.code,
-      data: this.data,
-      meta: {
-        request_id: crypto.randomUUID(),
-        ...(this.errorDetails ? { error_details: this.errorDetails } : {}),
-      },
-    });
+    const { status, code, message, data, errorDetails } = this;
+    return errorBody({ status, code, message, data, errorDetails });
   }
 }
 

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { apiFailure, isGatewayFailure } from '../../src/http/errors.js';
+import { ApiError, InternalServerError, ResponseValidationError } from '../../src/index.js';
+import { api } from '../support/api-error.js';
+
+const NGINX_503 = `<html>\r
+<head><title>503 Service Temporarily Unavailable</title></head>\r
+<body>\r
+<center><h1>503 Service Temporarily Unavailable</h1></center>\r
+<hr><center>nginx</center>\r
+</body>\r
+</html>\r
+`;
+
+const NO_HEADERS = new Headers();
+const PAGE = " (an HTML page, not the service's error body: a proxy or gateway answered)";
+
+describe("7: a proxy's or load balancer's own answer is an ApiError with its status and no contract code", () => {
+  it("7: nginx's 503 page is an InternalServerError http_503 named by its title, with its Retry-After", () => {
+    const error = apiFailure(503, NGINX_503, new Headers({ 'retry-after': '0' })) as ApiError;
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect([error.status, error.code, error.retryAfterMs, error.requestId]).toEqual([
+      503,
+      'http_503',
+      0,
+      undefined,
+    ]);
+    expect(error.message).toBe(`503 http_503: 503 Service Temporarily Unavailable${PAGE}`);
+    expect(isGatewayFailure(error)).toBe(true);
+  });
+
+  it('7: a page with a doctype, a title with attributes and spaces, in any case', () => {
+    const page = '  <!DOCTYPE html><HTML><head><TITLE lang="en">  Bad gateway </TITLE></head></HTML>';
+    expect(apiFailure(502, page, NO_HEADERS).message).toBe(`502 http_502: Bad gateway${PAGE}`);
+    const spaced = '<!doctype \n html>\n<title>Gateway Timeout</title>';
+    expect(apiFailure(504, spaced, NO_HEADERS).message).toBe(`504 http_504: Gateway Timeout${PAGE}`);
+  });
+
+  it('7: a page without a title, or with an empty one, is called an HTML page', () => {
+    expect(apiFailure(504, '<html><body>timeout</body></html>', NO_HEADERS).message).toBe(
+      `504 http_504: an HTML page${PAGE}`,
+    );
+    expect(apiFailure(504, '<html><title> </title></html>', NO_HEADERS).message).toBe(
+      `504 http_504: an HTML page${PAGE}`,
+    );
+  });
+
+  it('7: a title is looked for in the head of the page only, and cut at 200 characters', () => {
+    const late = `<html>${' '.repeat(5_000)}<title>Late</title></html>`;
+    expect(apiFailure(502, late, NO_HEADERS).message).toBe(`502 http_502: an HTML page${PAGE}`);
+    const long = `<html><title>${'t'.repeat(300)}</title></html>`;
+    expect(apiFailure(502, long, NO_HEADERS).message).toBe(`502 http_502: ${'t'.repeat(200)}${PAGE}`);
+  });
+
+  it('7: text that is not HTML, even starting with <, is kept as text', () => {
+    const xml = '<?xml version="1.0"?><Error>SlowDown</Error>';
+    expect(apiFailure(503, xml, NO_HEADERS).message).toBe(`503 http_503: ${xml}`);
+    expect(apiFailure(503, '<htmlish>', NO_HEADERS).message).toBe('503 http_503: <htmlish>');
+    const quoted = 'upstream said: <html><title>Oops</title></html>';
+    expect(apiFailure(503, quoted, NO_HEADERS).message).toBe(`503 http_503: ${quoted}`);
+    expect(apiFailure(503, 'upstream connect error', NO_HEADERS).message).toBe(
+      '503 http_503: upstream connect error',
+    );
+  });
+
+  it("7: an API gateway's own JSON at 408, 502, 503 or 504 is a bare ApiError carrying that JSON", () => {
+    for (const status of [408, 502, 503, 504]) {
+      const error = apiFailure(status, { message: 'Endpoint request timed out' }, NO_HEADERS) as ApiError;
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error.code).toBe(`http_${status}`);
+      expect(error.message).toBe(`${status} http_${status}: {"message":"Endpoint request timed out"}`);
+      expect(isGatewayFailure(error)).toBe(true);
+    }
+    const long = apiFailure(502, { message: 'x'.repeat(300) }, NO_HEADERS);
+    expect(long.message).toBe(`502 http_502: {"message":"${'x'.repeat(188)}`);
+  });
+
+  it('7: JSON with a message_code, or at another status, is the contract broken: a ResponseValidationError', () => {
+    expect(apiFailure(503, { message_code: 7 }, NO_HEADERS)).toBeInstanceOf(ResponseValidationError);
+    expect(apiFailure(500, { message: 'Internal server error' }, NO_HEADERS)).toBeInstanceOf(
+      ResponseValidationError,
+    );
+    expect(apiFailure(429, { message: 'slow down' }, NO_HEADERS)).toBeInstanceOf(ResponseValidationError);
+    expect(apiFailure(502, null, NO_HEADERS)).toBeInstanceOf(ResponseValidationError);
+    expect(apiFailure(502, 7, NO_HEADERS)).toBeInstanceOf(ResponseValidationError);
+  });
+
+  it('7: an empty body at a gateway status is bare too', () => {
+    const error = apiFailure(408, undefined, NO_HEADERS) as ApiError;
+    expect([error.status, error.code, error.message]).toEqual([
+      408,
+      'http_408',
+      '408 http_408: the response had no error body',
+    ]);
+    expect(apiFailure(502, '', NO_HEADERS).message).toBe('502 http_502: the response had no error body');
+  });
+});
+
+describe('7: which ApiError is a gateway failure', () => {
+  it.each([
+    ['a bare 408', api(408, 'http_408'), true],
+    ['a bare 502', api(502, 'http_502'), true],
+    ['a bare 503', api(503, 'http_503'), true],
+    ['a bare 504', api(504, 'http_504'), true],
+    ['a bare 500', api(500, 'http_500'), false],
+    ['a bare 501', api(501, 'http_501'), false],
+    ['a bare 505', api(505, 'http_505'), false],
+    ['a bare 407', api(407, 'http_407'), false],
+    ['a bare 409', api(409, 'http_409'), false],
+    ['a bare 429', api(429, 'http_429'), false],
+    ['a 503 with a contract code', api(503, 'api_v1_service_unavailable'), false],
+    ['a 502 with the code of another status', api(502, 'http_503'), false],
+  ])('%s -> %s', (_, error, gateway) => {
+    expect(isGatewayFailure(error)).toBe(gateway);
+  });
+});
