@@ -12,7 +12,7 @@ import { viteRow } from './vite.mjs';
 const APPS = join(import.meta.dirname, 'apps');
 const ROW_MS = 120_000;
 /** The tests of integrator.spec.ts and integrator.test.mjs: a row passes only when all of them ran and passed. */
-const TESTS = 3;
+const TESTS = 4;
 
 /**
  * msw from 2.11.2 on depends on rettime, which ships ESM only (msw 3 is ESM only): Jest's CommonJS runtime

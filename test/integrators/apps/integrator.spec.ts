@@ -2,10 +2,10 @@
 // with its one import from '@jest/globals' instead, from a project that installed the packed tarball.
 // (a) a streamed turn with a tool approval through the in-process mock, (b) a typed 404, (c) msw: the mock
 // behind the app's own fetch, with one endpoint overridden by the app's own handler answering the contract's
-// error envelope.
-import { Client, NotFoundError, type ToolApproval } from 'convo-sdk';
+// error envelope, written by hand and built by the package's errorResponse.
+import { Client, ConflictError, NotFoundError, type ToolApproval } from 'convo-sdk';
 import { createMock } from 'convo-sdk/mock';
-import { mswHandlers } from 'convo-sdk/msw';
+import { errorResponse, mswHandlers } from 'convo-sdk/msw';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
@@ -94,4 +94,20 @@ test('through msw: a streamed turn with a tool approval, and an overridden endpo
     code: 'api_v1_not_found',
     requestId: '00000000-0000-4000-8000-000000000001',
   });
+});
+
+test("through msw: an override built with the package's errorResponse fails a send with a typed ConflictError", async () => {
+  server.use(
+    http.post(`${BASE_URL}/api/v1/chats/:chatId/messages`, () =>
+      errorResponse({ status: 409, code: 'api_v1_chat_busy', data: { message_id: 7 } }),
+    ),
+  );
+  const error: unknown = await viaMsw.turns.send(crypto.randomUUID(), { content: 'Hello' }).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(ConflictError);
+  const busy = error as ConflictError;
+  expect(busy.name).toBe('ConflictError');
+  expect(busy.is('api_v1_chat_busy') ? busy.data.message_id : undefined).toBe(7);
 });

@@ -1,11 +1,12 @@
 // The integrator test of integrator.spec.ts for `node --test`, with node:assert: (a) a streamed turn with a
 // tool approval through the in-process mock, (b) a typed 404, (c) msw: the mock behind the global fetch, with
-// one endpoint overridden by the app's own handler answering the contract's error envelope.
+// one endpoint overridden by the app's own handler answering the contract's error envelope, written by hand
+// and built by the package's errorResponse.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, test } from 'node:test';
-import { Client, NotFoundError } from 'convo-sdk';
+import { Client, ConflictError, NotFoundError } from 'convo-sdk';
 import { createMock } from 'convo-sdk/mock';
-import { mswHandlers } from 'convo-sdk/msw';
+import { errorResponse, mswHandlers } from 'convo-sdk/msw';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 
@@ -86,4 +87,19 @@ test('through msw: a streamed turn with a tool approval, and an overridden endpo
     ),
   );
   await assert.rejects(viaMsw.skills.get(skill.id), (error) => assertNotFound(error, REQUEST_ID));
+});
+
+test("through msw: an override built with the package's errorResponse fails a send with a typed ConflictError", async () => {
+  server.use(
+    http.post(`${BASE_URL}/api/v1/chats/:chatId/messages`, () =>
+      errorResponse({ status: 409, code: 'api_v1_chat_busy', data: { message_id: 7 } }),
+    ),
+  );
+  await assert.rejects(viaMsw.turns.send(crypto.randomUUID(), { content: 'Hello' }), (error) => {
+    assert.ok(error instanceof ConflictError, `not a ConflictError: ${error}`);
+    assert.equal(error.name, 'ConflictError');
+    assert.ok(error.is('api_v1_chat_busy'));
+    assert.equal(error.data.message_id, 7);
+    return true;
+  });
 });
