@@ -72,7 +72,7 @@ export interface SkillCreate {
   description?: string | undefined;
   /** Icon name. */
   icon?: string | undefined;
-  /** `personal` (default), `company` or `workspace` (then `workspace_id` is required). */
+  /** `personal` (default), `company` or `workspace` (then `workspace_id` names the owning library). */
   level?: SkillLevel | undefined;
   /** `public` (default), `private` or `shared`. */
   visibility?: SkillVisibility | undefined;
@@ -82,15 +82,12 @@ export interface SkillCreate {
   shared_user_ids?: number[] | undefined;
 }
 
-/** Body of `POST /skills` (4.1); an unknown field is refused. */
-export const SkillCreateSchema = z
-  .strictObject({ ...editable, level: z.optional(z.enum(SKILL_LEVELS)) })
-  .check(
-    z.refine((body) => body.level !== 'workspace' || body.workspace_id !== undefined, {
-      message: 'is required with level "workspace"',
-      path: ['workspace_id'],
-    }),
-  );
+/**
+ * Body of `POST /skills` (4.1); an unknown field is refused. `workspace_id` stays optional with
+ * `level: workspace`, as 4.1's create table marks it ("no"): the service decides what a workspace skill
+ * without one means.
+ */
+export const SkillCreateSchema = z.strictObject({ ...editable, level: z.optional(z.enum(SKILL_LEVELS)) });
 
 /** Body of `PATCH /skills/{id}` (4.1): every field optional; `level` is fixed after creation. */
 export interface SkillUpdate {

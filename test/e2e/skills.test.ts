@@ -170,6 +170,13 @@ const cases: Case[] = [
     },
   ],
   [
+    '4.1 workspace_id is optional with level workspace (create table: required "no"): the client sends it, 201',
+    async (t) => {
+      const created = await newSkill(t, { level: 'workspace' });
+      expect(created.level).toBe('workspace');
+    },
+  ],
+  [
     'reading: skills belong to the user: another credential of the same user sees a private one',
     async (t) => {
       const created = await newSkill(t, { visibility: 'private' });

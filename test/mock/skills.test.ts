@@ -58,14 +58,12 @@ describe('4.1 create', () => {
     expect((await createSkill(mock, { workspace_id: 1 })).workspace_id).toBeNull();
   });
 
-  it('4.1 level workspace without workspace_id -> 422 api_v1_validation_error', async () => {
+  it('4.1 workspace_id is optional with level workspace: 201, workspace_id null (2.2 "integer or null")', async () => {
     const reply = await call(mock, 'POST', '/api/v1/skills', {
       body: { name: 'n', instructions: 'i', level: 'workspace' },
     });
-    expect(outcome(reply)).toEqual([422, 'api_v1_validation_error']);
-    expect(errorDataOf(reply)).toEqual([
-      { field: 'workspace_id', message: 'is required with level "workspace"' },
-    ]);
+    expect(reply.status).toBe(201);
+    expect(skillOf(reply)).toMatchObject({ level: 'workspace', workspace_id: null });
   });
 
   it('4.1 missing and mistyped fields -> 422 api_v1_validation_error with data [{ field, message }]', async () => {

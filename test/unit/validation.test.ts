@@ -61,10 +61,10 @@ describe('input checks before sending', () => {
     expect(error.field).toBe('visibility');
   });
 
-  it('4.1 level workspace needs workspace_id', async () => {
-    const { client } = setup();
-    const error = await rejection(client.skills.create({ name: 'n', instructions: 'i', level: 'workspace' }));
-    expect(error.field).toBe('workspace_id');
+  it('4.1 workspace_id is optional with level workspace (create table: required "no"): the body is sent', async () => {
+    const { client, requests } = setup();
+    await client.skills.create({ name: 'n', instructions: 'i', level: 'workspace' });
+    expect(requests).toHaveLength(1);
   });
 
   it('4.1 shared_user_ids must be integers', async () => {

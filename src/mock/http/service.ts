@@ -12,6 +12,7 @@ import { catalogRoutes } from './routes/catalog.js';
 import { chatRoutes } from './routes/chats.js';
 import { skillRoutes } from './routes/skills.js';
 import { turnRoutes } from './routes/turns.js';
+import { userRoutes } from './routes/users.js';
 
 /** Options of `createMockService`. */
 export interface MockServiceOptions {
@@ -51,6 +52,7 @@ export function createMockService({ store, engine, faults }: MockServiceOptions)
 
   const sends = { store, engine, faults };
   app.route('/api/v1/skills', skillRoutes(store));
+  app.route('/api/v1/users', userRoutes(store));
   app.route('/api/v1/chat', catalogRoutes(store));
   app.route(CHATS_PATH, chatRoutes(store));
   app.route(CHATS_PATH, turnRoutes(sends));
