@@ -111,14 +111,6 @@ const CASES: Case[] = [
   },
   {
     spec: '4.1',
-    name: 'level workspace without workspace_id',
-    field: 'workspace_id',
-    body: { name: 'x', instructions: 'x', level: 'workspace' },
-    client: createSkill,
-    raw: skills,
-  },
-  {
-    spec: '4.1',
     name: 'shared_user_ids holding a string',
     field: 'shared_user_ids.1',
     body: { name: 'x', instructions: 'x', shared_user_ids: [2, '3'] },
