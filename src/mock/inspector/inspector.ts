@@ -182,7 +182,7 @@ export function createInspector(mock: ConvoMock): Inspector {
             return Response.json({ cleared: true });
           case 'POST /_inspector/reset':
             mock.reset();
-            faults.clear();
+            faults.reset();
             log.clear();
             return Response.json({ reset: true });
           default:

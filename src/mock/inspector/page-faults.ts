@@ -103,6 +103,12 @@ export class PageFaults {
     this.#forget();
   }
 
+  /** Removes every waiting fault and forgets those the page armed (the mock was reset). */
+  reset(): void {
+    this.#faults.clear();
+    this.#kept = [];
+  }
+
   /** Forgets the oldest faults that are over, past `MAX_KEPT`. */
   #forget(): void {
     const over = this.#kept.filter((fault) => fault.state !== 'armed');
