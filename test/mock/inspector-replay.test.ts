@@ -32,7 +32,7 @@ describe('a turn exported as HAR, replayed in a test', () => {
     } finally {
       await server.close();
     }
-    msw.listen({ onUnhandledRequest: 'error' });
+    msw.listen();
   });
   afterAll(() => msw.close());
 
