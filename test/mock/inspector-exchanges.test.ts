@@ -200,6 +200,16 @@ describe('the inspector: exchanges, filters, faults, export', () => {
     expect(after.page.map((f: { state: string }) => f.state)).toEqual(['cleared', 'cleared', 'fired']);
   });
 
+  it('a delay armed from the page holds the next matching request, then it is answered', async () => {
+    await post('/_inspector/faults', { route: 'path', path: '/api/v1/skills', action: 'delay', ms: 150 });
+    const started = performance.now();
+    await client.skills.list();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(145);
+    const [row] = await requests();
+    expect(row).toMatchObject({ status: 200, fault: 'path ~ /api/v1/skills: delay 150 ms' });
+    expect(row.ms).toBeGreaterThanOrEqual(145);
+  });
+
   it('refuses a fault form out of bounds with 400, and from elsewhere with 403', async () => {
     const base = { route: 'send', action: 'respond', status: 503, code: 'api_v1_service_unavailable' };
     for (const [body, message] of [
@@ -212,6 +222,7 @@ describe('the inspector: exchanges, filters, faults, export', () => {
       [{ ...base, action: 'explode' }, 'action must be'],
       [{ route: 'stream', action: 'cutAfterEvents', events: -1 }, 'events must be'],
       [{ route: 'stream', action: 'malformed', malformed: 'nope' }, 'malformed must be'],
+      [{ route: 'send', action: 'delay', ms: 600_001 }, 'ms must be'],
     ] as const) {
       const reply = await post('/_inspector/faults', body);
       expect([reply.status, await reply.text()], JSON.stringify(body)).toEqual([

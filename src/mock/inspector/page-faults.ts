@@ -28,6 +28,8 @@ const MALFORMED: readonly MalformedKind[] = [
   'comments',
   'huge-event',
 ];
+/** The longest delay the page arms: 10 minutes. */
+const MAX_DELAY_MS = 600_000;
 /** Faults remembered after they fired or went; older ones are forgotten. */
 const MAX_KEPT = 50;
 // Which page fault an entry of `mock.faults` is: the registry copies a fault with its own (symbol) keys.
@@ -153,9 +155,11 @@ function faultOf(input: Record<string, unknown>): MockFault {
         throw new InspectorInputError(`malformed must be one of ${MALFORMED.join(', ')}`);
       return { ...target, malformed: kind as MalformedKind };
     }
+    case 'delay':
+      return { ...target, delayMs: integerField(input, 'ms', 0, MAX_DELAY_MS) };
     default:
       throw new InspectorInputError(
-        'action must be respond, drop, cutAfterEvents, stall, inProgress or malformed',
+        'action must be respond, drop, cutAfterEvents, stall, inProgress, malformed or delay',
       );
   }
 }
@@ -184,5 +188,6 @@ export function describe(fault: MockFault): string {
   if ('cutAfterBytes' in fault) return `${route}: cut the stream after ${fault.cutAfterBytes} bytes`;
   if ('stall' in fault) return `${route}: stall the stream after ${fault.stall.afterEvents} events`;
   if ('inProgress' in fault) return `${route}: 409 api_v1_turn_in_progress on replays`;
+  if ('delayMs' in fault) return `${route}: delay ${fault.delayMs} ms`;
   return `${route}: malformed stream (${fault.malformed})`;
 }

@@ -89,12 +89,13 @@ export const INSPECTOR_PAGE = `<!doctype html>
     <form id="fault-form">
       <div class="row"><div><label for="fault-route">Route</label><select id="fault-route"><option>send</option><option>stream</option><option>answer</option><option>cancel</option><option value="path">path contains</option></select></div>
       <div><label for="fault-path">Path</label><input id="fault-path" placeholder="/api/v1/skills"></div></div>
-      <div class="row"><div><label for="fault-action">Action</label><select id="fault-action"><option value="respond">respond an error</option><option value="drop">drop the response</option><option value="cutAfterEvents">cut the stream</option><option value="stall">stall the stream</option><option value="inProgress">409 turn in progress</option><option value="malformed">malformed stream</option></select></div>
+      <div class="row"><div><label for="fault-action">Action</label><select id="fault-action"><option value="respond">respond an error</option><option value="drop">drop the response</option><option value="cutAfterEvents">cut the stream</option><option value="stall">stall the stream</option><option value="inProgress">409 turn in progress</option><option value="malformed">malformed stream</option><option value="delay">delay the request</option></select></div>
       <div><label for="fault-times">Times</label><input id="fault-times" type="number" min="1" max="100" value="1"></div></div>
       <div class="row"><div><label for="fault-status">Status</label><input id="fault-status" type="number" min="400" max="599" value="503"></div>
       <div><label for="fault-retry">retry_action</label><select id="fault-retry"><option value="retry">retry</option><option value="check_status">check_status</option><option value="">none</option></select></div></div>
       <label for="fault-code">message_code</label><input id="fault-code" value="api_v1_service_unavailable">
       <div class="row"><div><label for="fault-events">After events</label><input id="fault-events" type="number" min="0" max="10000" value="3"></div>
+      <div><label for="fault-ms">Delay ms</label><input id="fault-ms" type="number" min="0" max="600000" value="2000"></div>
       <div><label for="fault-malformed">Damage</label><select id="fault-malformed"><option>not-json</option><option>no-data</option><option>unknown-event</option><option>second-terminal</option><option>after-terminal</option><option>bom</option><option>crlf</option><option>cr</option><option>comments</option><option>huge-event</option></select></div></div>
       <p><button id="arm" class="primary" type="submit">Arm for the next request</button> <button id="clear-faults" type="button">Clear</button> <span id="fault-result" class="muted"></span></p>
     </form>
@@ -407,7 +408,7 @@ $("send-form").addEventListener("submit", async (event) => {
 function faultForm() {
   const number = (id) => Number($(id).value);
   return { route: $("fault-route").value, path: $("fault-path").value.trim(), action: $("fault-action").value, times: number("fault-times"),
-    status: number("fault-status"), code: $("fault-code").value.trim(), retry_action: $("fault-retry").value, events: number("fault-events"), malformed: $("fault-malformed").value };
+    status: number("fault-status"), code: $("fault-code").value.trim(), retry_action: $("fault-retry").value, events: number("fault-events"), ms: number("fault-ms"), malformed: $("fault-malformed").value };
 }
 async function arm(fault) {
   try {
@@ -422,6 +423,7 @@ const PRESETS = [
   ["409 chat busy", { route: "stream", action: "respond", status: 409, code: "api_v1_chat_busy" }],
   ["cut the next stream after 3 events", { route: "stream", action: "cutAfterEvents", events: 3 }],
   ["drop the next answer's response", { route: "answer", action: "drop" }],
+  ["delay the next send 2 s", { route: "send", action: "delay", ms: 2000 }],
 ];
 for (const [label, fault] of PRESETS) $("presets").append(el("button", { type: "button", textContent: label, onclick: () => arm(fault) }));
 $("fault-form").addEventListener("submit", (event) => { event.preventDefault(); arm(faultForm()); });
