@@ -176,7 +176,39 @@ try {
     'the approval is not in the requests',
   );
 
-  // 8. The HAR export (the page's link) parses and holds every request, without a token.
+  // 8. Markup from outside (a header, a body, metadata, a prompt, a filter) is shown as text, never run.
+  const markup = (n) => `<img src=x onerror="window.__xss=${n}">`;
+  await client.skills.create({ name: markup(1), instructions: 'i' }, { headers: { 'x-note': markup(2) } });
+  await client.turns
+    .stream(crypto.randomUUID(), {
+      content: `${markup(3)} [[mock:words n=1]]`,
+      metadata: { note: markup(4) },
+    })
+    .finalTurn();
+  await page.fill('#filter-path', markup(5));
+  await page.waitForFunction(() => document.querySelectorAll('tr[data-request]').length === 0);
+  await page.click('#filter-clear');
+  await page.waitForFunction(() => document.querySelectorAll('tr[data-request]').length > 3);
+  await page
+    .locator('tr[data-request]', { hasText: 'POST' })
+    .filter({ hasText: '/api/v1/skills' })
+    .first()
+    .click();
+  await page.waitForFunction(() =>
+    document.querySelector('tr.detail')?.textContent.includes('window.__xss=1'),
+  );
+  await page.waitForFunction(() =>
+    document.querySelector('.turn .metadata')?.textContent.includes('window.__xss=4'),
+  );
+  const shown = await page.evaluate(() => document.body.textContent);
+  check(
+    ['1', '2', '3', '4'].every((n) => shown.includes(`window.__xss=${n}`)),
+    'the markup is not shown as text',
+  );
+  const ran = await page.evaluate(() => [window.__xss, document.querySelectorAll('img').length]);
+  check(ran[0] === undefined && ran[1] === 0, `markup became elements: ${JSON.stringify(ran)}`);
+
+  // 9. The HAR export (the page's link) parses and holds every request, without a token.
   const harText = await page.evaluate(() =>
     fetch(document.querySelector('#export').href).then((r) => r.text()),
   );

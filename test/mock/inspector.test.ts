@@ -266,4 +266,26 @@ describe('the inspector timeline', () => {
       broken: true,
     });
   });
+
+  it('stays bounded: a long answer is cut with the count of what was not kept, and old events go first', () => {
+    const builder = new TimelineBuilder();
+    builder.push(encode('message.start', { chat_id: 'c', message_id: 1, request_id: 'r' }));
+    const long = 'w'.repeat(100_000);
+    builder.push(encode('message.delta', { text: long, replace: false }));
+    for (let i = 0; i < 600; i++) builder.push(encode('ping', { ts: i }));
+    builder.push(encode('message.completed', { content: long, usage: null }));
+    const [start, text, , completed] = builder.timeline.entries;
+    expect(start).toMatchObject({ event: 'message.start' });
+    expect(text).toMatchObject({ type: 'text', clipped: 100_000 - 64 * 1024 });
+    expect(text?.type === 'text' && text.text.length).toBe(64 * 1024);
+    expect(completed).toMatchObject({
+      event: 'message.completed',
+      data: { content: expect.stringMatching(/…\(\+99000 chars\)$/) },
+    });
+    expect(builder.events[0]?.event).toBe('message.start');
+    expect(builder.events.at(-1)?.event).toBe('message.completed');
+    expect(builder.events.length).toBeLessThanOrEqual(500);
+    expect(builder.events.reduce((sum, e) => sum + e.data.length, 0)).toBeLessThanOrEqual(256 * 1024 + 20);
+    expect(builder.dropped).toBeGreaterThan(100);
+  });
 });

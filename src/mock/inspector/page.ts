@@ -256,7 +256,7 @@ const at = (ms) => el("span", { className: "at", textContent: "+" + ms + " ms" }
 function timelineEntry(entry, dropped) {
   if (entry.type === "text") return el("li", { "data-entry": "text", className: (entry.replace ? "replace " : "") + (dropped ? "dropped" : "") }, at(entry.at),
     el("span", { className: "kind", textContent: (entry.replace ? "replace: text (" : "text (") + entry.deltas + (entry.deltas === 1 ? " delta" : " deltas") + (entry.to > entry.at ? " to +" + entry.to + " ms" : "") + ")" }),
-    el("span", { className: "text", textContent: entry.text }));
+    el("span", { className: "text", textContent: entry.text + (entry.clipped ? " …(" + entry.clipped + " more chars not kept)" : "") }));
   if (entry.type === "ping") return el("li", { "data-entry": "ping" }, at(entry.at), el("span", { className: "kind", textContent: "ping" }), el("span", { className: "muted", textContent: "x" + entry.count }));
   const data = entry.data || {};
   let summary = "";
@@ -264,8 +264,13 @@ function timelineEntry(entry, dropped) {
   else if (entry.event === "message.action_required") summary = data.kind + " " + data.action_id;
   else if (entry.event === "message.error") summary = data.code + ": " + data.message;
   else if (entry.event === "message.start") summary = "message " + data.message_id;
-  else if (entry.event === "message.completed" || entry.event === "message.cancelled") summary = (data.content || "").length + " chars" + (data.usage ? ", " + data.usage.total_tokens + " tokens" : "");
+  else if (entry.event === "message.completed" || entry.event === "message.cancelled") summary = chars(data.content || "") + " chars" + (data.usage ? ", " + data.usage.total_tokens + " tokens" : "");
   return el("li", { "data-entry": entry.event }, at(entry.at), el("span", { className: "kind", textContent: entry.event }), el("span", { textContent: summary }));
+}
+// A long string of a payload is kept cut, ending "…(+N chars)": its length is what was cut plus N.
+function chars(text) {
+  const cut = /…\\(\\+(\\d+) chars\\)$/.exec(text);
+  return cut ? text.length - cut[0].length + Number(cut[1]) : text.length;
 }
 function streamEntries(entries) {
   // A replace delta carries the whole new text: every text before it is dropped by the client.

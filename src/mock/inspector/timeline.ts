@@ -9,7 +9,16 @@ export type TimelineEntry =
    * Consecutive deltas folded into the text they build, as the client holds it. A `replace: true` delta
    * starts a new entry with `replace` set: the text before it was dropped there.
    */
-  | { type: 'text'; text: string; deltas: number; replace: boolean; at: number; to: number }
+  | {
+      type: 'text';
+      text: string;
+      deltas: number;
+      replace: boolean;
+      at: number;
+      to: number;
+      /** Characters past `TEXT_CAP` that were not kept. */
+      clipped?: number;
+    }
   /** Consecutive pings, counted. */
   | { type: 'ping'; count: number; at: number; to: number }
   /** Any other event, with its payload (`message.start`, `.step`, `.action_required`, terminal ones). */
@@ -44,6 +53,13 @@ export interface StreamTimeline {
 /** Entries and events kept per stream; past it the oldest after the first go (a `hang` turn pings forever). */
 const MAX_ENTRIES = 300;
 const MAX_EVENTS = 500;
+/** Characters of event data kept per stream (the oldest after the first go), and per event. */
+const EVENTS_CHARS = 256 * 1024;
+const EVENT_CHARS = 16 * 1024;
+/** Characters of folded text kept per text entry (a 100,000-word answer is some 700 KB). */
+const TEXT_CAP = 64 * 1024;
+/** Characters of a string kept inside a timeline event's payload (the text entries hold the text). */
+const PAYLOAD_STRING = 1000;
 const TERMINAL = new Set(['message.completed', 'message.cancelled', 'message.error']);
 
 /** Folds the bytes of one event stream into a `StreamTimeline` and its raw events, chunk by chunk. */
@@ -56,10 +72,14 @@ export class TimelineBuilder {
     broken: false,
     errorCode: undefined,
   };
-  /** The events as they came, with their times; at most `MAX_EVENTS`, the first one always kept. */
+  /**
+   * The events as they came, with their times: at most `MAX_EVENTS` and `EVENTS_CHARS` of data, each event's
+   * data cut at `EVENT_CHARS`; the first event is always kept.
+   */
   readonly events: StreamEvent[] = [];
-  /** Events forgotten past `MAX_EVENTS`. */
+  /** Events forgotten past those bounds. */
   dropped = 0;
+  #eventChars = 0;
   readonly #decoder = new TextDecoder();
   readonly #parser = createParser({ onEvent: ({ event, data }) => this.#add(event ?? 'message', data) });
   readonly #since: () => number;
@@ -81,11 +101,7 @@ export class TimelineBuilder {
 
   #add(event: string, raw: string): void {
     const at = this.#since();
-    this.events.push({ at, event, data: raw });
-    if (this.events.length > MAX_EVENTS) {
-      this.events.splice(1, 1);
-      this.dropped += 1;
-    }
+    this.#keep({ at, event, data: clipString(raw, EVENT_CHARS) });
     let data: unknown;
     try {
       data = JSON.parse(raw);
@@ -97,11 +113,17 @@ export class TimelineBuilder {
     const payload = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
     if (event === 'message.delta' && typeof payload.text === 'string') {
       const replace = payload.replace === true;
-      if (last?.type === 'text' && !replace) {
-        last.text += payload.text;
-        last.deltas += 1;
-        last.to = at;
-      } else entries.push({ type: 'text', text: payload.text, deltas: 1, replace, at, to: at });
+      const entry =
+        last?.type === 'text' && !replace
+          ? last
+          : { type: 'text' as const, text: '', deltas: 0, replace, at, to: at };
+      if (entry !== last) entries.push(entry);
+      const room = TEXT_CAP - entry.text.length;
+      entry.text += payload.text.slice(0, Math.max(0, room));
+      if (payload.text.length > room)
+        entry.clipped = (entry.clipped ?? 0) + payload.text.length - Math.max(0, room);
+      entry.deltas += 1;
+      entry.to = at;
     } else if (event === 'ping') {
       if (last?.type === 'ping') {
         last.count += 1;
@@ -115,10 +137,35 @@ export class TimelineBuilder {
       if (event === 'message.error' && typeof payload.code === 'string')
         this.timeline.errorCode = payload.code;
       if (TERMINAL.has(event)) this.timeline.ended = true;
-      entries.push({ type: 'event', event, data, at });
+      entries.push({ type: 'event', event, data: clipStrings(data), at });
     }
     if (entries.length > MAX_ENTRIES) entries.splice(1, entries.length - MAX_ENTRIES);
   }
+
+  /** Keeps `event`, then forgets the oldest after the first while past `MAX_EVENTS` or `EVENTS_CHARS`. */
+  #keep(event: StreamEvent): void {
+    this.events.push(event);
+    this.#eventChars += event.data.length;
+    while (this.events.length > 1 && (this.events.length > MAX_EVENTS || this.#eventChars > EVENTS_CHARS)) {
+      const [gone] = this.events.splice(1, 1);
+      this.#eventChars -= gone?.data.length ?? 0;
+      this.dropped += 1;
+    }
+  }
+}
+
+/** `text` cut at `max` characters, saying how many more there were. */
+function clipString(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…(+${text.length - max} chars)`;
+}
+
+/** A parsed payload with every string cut at `PAYLOAD_STRING` characters. */
+function clipStrings(value: unknown): unknown {
+  if (typeof value === 'string') return clipString(value, PAYLOAD_STRING);
+  if (Array.isArray(value)) return value.map(clipStrings);
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, clipStrings(item)]));
+  return value;
 }
 
 /** The events as the text of an event stream (what a HAR holds for a stream's body). */
