@@ -124,7 +124,7 @@ describe('the inspector: exchanges, filters, faults, export', () => {
     expect(await requests('?status=&path=')).toHaveLength(4);
   });
 
-  it('refuses a filter out of bounds with 400, naming it', async () => {
+  it('refuses a filter out of bounds with 400, naming it, and a read another site sends with 403', async () => {
     for (const [query, message] of [
       ['?status=abc', 'filter status'],
       ['?status=6xx', 'filter status'],
@@ -136,6 +136,10 @@ describe('the inspector: exchanges, filters, faults, export', () => {
       expect([reply.status, reply.body], query).toEqual([400, expect.stringContaining(message!)]);
     }
     expect((await get('/_inspector/har?status=x')).status).toBe(400);
+    for (const path of ['/_inspector/state', '/_inspector/har', '/_inspector/exchange?id=1']) {
+      const crossSite = await fetch(`${server.url}${path}`, { headers: { 'sec-fetch-site': 'cross-site' } });
+      expect(crossSite.status, path).toBe(403);
+    }
     expect((await get('/_inspector/exchange?id=abc')).status).toBe(400);
     expect((await get('/_inspector/exchange?id=999999')).status).toBe(400);
   });

@@ -153,7 +153,7 @@ export function createInspector(mock: ConvoMock): Inspector {
       if (!own) return undefined;
       const route = `${request.method} ${pathname}`;
       const change = request.method !== 'GET';
-      const refused = guard.refusal(request, change);
+      const refused = guard.refusal(request, change ? 'change' : pathname === '/' ? 'page' : 'read');
       if (refused) return text(403, refused);
       try {
         switch (route) {
