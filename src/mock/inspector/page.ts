@@ -112,7 +112,7 @@ export const INSPECTOR_PAGE = `<!doctype html>
     <h2>Requests</h2>
     <form class="filters" id="filters">
       <div><label for="filter-path">path contains</label><input id="filter-path" maxlength="200"></div>
-      <div><label for="filter-status">status</label><input id="filter-status" maxlength="3" placeholder="404, 4xx, 0"></div>
+      <div><label for="filter-status">status</label><input id="filter-status" maxlength="3" placeholder="404, 4xx, 0" pattern="0|[1-5][0-9][0-9]|[1-5]xx"></div>
       <div><label for="filter-credential">credential</label><select id="filter-credential"><option value="">any</option></select></div>
       <div><label for="filter-chat">chat contains</label><input id="filter-chat" maxlength="200"></div>
       <div><button type="reset" id="filter-clear">Clear</button></div>
@@ -373,8 +373,9 @@ function renderFaults(state) {
 function filterQuery() {
   const query = new URLSearchParams();
   for (const name of ["path", "status", "credential", "chat"]) {
-    const value = $("filter-" + name).value.trim();
-    if (value) query.set(name, value);
+    const input = $("filter-" + name);
+    // A status being typed ("4") is not a filter yet: it waits until it is one.
+    if (input.value.trim() && input.checkValidity()) query.set(name, input.value.trim());
   }
   const text = query.toString();
   return text ? "?" + text : "";
