@@ -65,6 +65,22 @@ describe('the inspector: exchanges, filters, faults, export', () => {
     expect(detail.response.events).toBeUndefined();
   });
 
+  it('never shows a token: a bare authorization, a cookie, another header carrying it', async () => {
+    await fetch(`${server.url}/api/v1/skills`, {
+      headers: { authorization: TOKEN, cookie: `sid=${TOKEN}; a=b`, 'x-api-key': `k ${OTHER}` },
+    });
+    const [row] = await requests();
+    expect(row).toMatchObject({ status: 401, credential: 'no credential' });
+    const headers = Object.fromEntries(
+      (await get(`/_inspector/exchange?id=${row.id}`)).json().request.headers,
+    );
+    expect(headers).toMatchObject({
+      authorization: '[hidden]',
+      cookie: '[hidden]',
+      'x-api-key': 'k [token #2]',
+    });
+  });
+
   it('two tokens of one user are told apart, by a masked form of the token', async () => {
     const { credentials } = (await get('/_inspector/state')).json();
     expect(credentials).toEqual([

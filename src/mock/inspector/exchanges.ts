@@ -185,11 +185,12 @@ export class ExchangeLog {
     this.#exchanges = [];
   }
 
+  /** The headers as pairs: credentials and cookies hidden (an auth scheme kept), tokens scrubbed elsewhere. */
   #headers(headers: Headers): Array<[string, string]> {
     return [...headers].map(([name, value]) => [
       name,
       HIDDEN_HEADERS.has(name)
-        ? value.replace(/^(\S+\s+)?.*$/s, (_all, scheme = '') => `${scheme}[hidden]`)
+        ? value.replace(/^([A-Za-z][\w-]*\s+)?.*$/s, (_all, scheme = '') => `${scheme}[hidden]`)
         : this.#names.scrub(value),
     ]);
   }
