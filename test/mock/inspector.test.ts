@@ -128,8 +128,8 @@ describe('the mock inspector', () => {
         credential: 'unknown credential',
         from: 'client',
       },
-      { method: 'GET', path: '/api/v1/skills', status: 200, credential: 'credential 2 (user 2)' },
-      { method: 'GET', path: '/api/v1/skills?page=1', status: 200, credential: 'credential 1 (user 1)' },
+      { method: 'GET', path: '/api/v1/skills', status: 200, credential: '#2 to…(21) user 2' },
+      { method: 'GET', path: '/api/v1/skills?page=1', status: 200, credential: '#1 to…(25) user 1' },
     ]);
     expect(typeof requests[0].ms).toBe('number');
   });
@@ -145,7 +145,7 @@ describe('the mock inspector', () => {
       pending = (await state()).pending;
       if (pending.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    expect(pending).toMatchObject([{ kind: 'tool_approval', credential: 'credential 1 (user 1)' }]);
+    expect(pending).toMatchObject([{ kind: 'tool_approval', credential: '#1 to…(25) user 1' }]);
     expect(pending[0]!.remaining_ms).toBeGreaterThan(100_000);
     const answered = await raw(server.url, '/_inspector/answer', {
       method: 'POST',
@@ -172,7 +172,9 @@ describe('the mock inspector', () => {
       'text',
       'message.completed',
     ]);
-    expect(entries[4]).toEqual({ type: 'text', text: turn.content, deltas: 4, replaced: 0 });
+    expect(entries[4]).toMatchObject({ type: 'text', text: turn.content, deltas: 4, replace: false });
+    const times = entries.map((e: { at: number }) => e.at);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
   });
 
   it('sends a turn into a chat from the page, and resets the mock', async () => {
@@ -191,7 +193,7 @@ describe('the mock inspector', () => {
     }
     expect(turns.find((t) => t.chat_id === chat_id)).toMatchObject({
       status: 'completed',
-      credential: 'credential 2 (user 2)',
+      credential: '#2 to…(21) user 2',
     });
 
     const reset = await raw(server.url, '/_inspector/reset', { method: 'POST', headers: json, body: '{}' });
@@ -232,7 +234,7 @@ describe('the inspector timeline', () => {
   const encode = (event: string, data: unknown) =>
     new TextEncoder().encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 
-  it('6 folds deltas into text with replace, counts pings, and marks a stream cut before its terminal event', () => {
+  it('6 folds deltas into text, marks where a replace dropped it, counts pings, and marks a stream cut before its terminal event', () => {
     const builder = new TimelineBuilder();
     builder.push(encode('message.start', { chat_id: 'c', message_id: 7, request_id: 'r' }));
     builder.push(encode('message.delta', { text: 'Hel', replace: false }));
@@ -248,13 +250,42 @@ describe('the inspector timeline', () => {
       turnId: 7,
       chatId: 'c',
       entries: [
-        { type: 'event', event: 'message.start', data: { chat_id: 'c', message_id: 7, request_id: 'r' } },
-        { type: 'text', text: 'Bonjour', deltas: 3, replaced: 1 },
-        { type: 'ping', count: 2 },
-        { type: 'text', text: '!', deltas: 1, replaced: 0 },
+        {
+          type: 'event',
+          event: 'message.start',
+          data: { chat_id: 'c', message_id: 7, request_id: 'r' },
+          at: 0,
+        },
+        { type: 'text', text: 'Hello', deltas: 2, replace: false, at: 0, to: 0 },
+        { type: 'text', text: 'Bonjour', deltas: 1, replace: true, at: 0, to: 0 },
+        { type: 'ping', count: 2, at: 0, to: 0 },
+        { type: 'text', text: '!', deltas: 1, replace: false, at: 0, to: 0 },
       ],
+      errorCode: undefined,
       ended: false,
       broken: true,
     });
+  });
+
+  it('stays bounded: a long answer is cut with the count of what was not kept, and old events go first', () => {
+    const builder = new TimelineBuilder();
+    builder.push(encode('message.start', { chat_id: 'c', message_id: 1, request_id: 'r' }));
+    const long = 'w'.repeat(100_000);
+    builder.push(encode('message.delta', { text: long, replace: false }));
+    for (let i = 0; i < 600; i++) builder.push(encode('ping', { ts: i }));
+    builder.push(encode('message.completed', { content: long, usage: null }));
+    const [start, text, , completed] = builder.timeline.entries;
+    expect(start).toMatchObject({ event: 'message.start' });
+    expect(text).toMatchObject({ type: 'text', clipped: 100_000 - 64 * 1024 });
+    expect(text?.type === 'text' && text.text.length).toBe(64 * 1024);
+    expect(completed).toMatchObject({
+      event: 'message.completed',
+      data: { content: expect.stringMatching(/…\(\+99000 chars\)$/) },
+    });
+    expect(builder.events[0]?.event).toBe('message.start');
+    expect(builder.events.at(-1)?.event).toBe('message.completed');
+    expect(builder.events.length).toBeLessThanOrEqual(500);
+    expect(builder.events.reduce((sum, e) => sum + e.data.length, 0)).toBeLessThanOrEqual(256 * 1024 + 20);
+    expect(builder.dropped).toBeGreaterThan(100);
   });
 });

@@ -22,7 +22,8 @@ Options:
   -h, --help                     print this help
 
 Once listening, prints one line with http://HOST:PORT; open it in a browser for the inspector: the
-requests, turns and pending interactions, live. Stops on SIGINT or SIGTERM.`;
+requests (each opens to its headers and bodies, tokens masked), turns with their event times, pending
+interactions, faults to arm, and a HAR export, live. Stops on SIGINT or SIGTERM.`;
 
 /** Where the command writes and which signals stop it; the process's by default, fakes in tests. */
 export interface CommandIo {

@@ -54,9 +54,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     async (request, env) => {
       const own = await inspector?.handle(request);
       if (own) return own;
-      const started = performance.now();
-      const answered = await mock.handle(request);
-      const response = inspector ? inspector.record(request, answered, started) : answered;
+      const response = await (inspector ? inspector.exchange(request) : mock.handle(request));
       if (response.type === 'error') {
         // A `drop` fault: the connection goes away without a response.
         env.incoming.socket.destroy();

@@ -64,7 +64,9 @@ export type FaultAction =
   /** Streams: after that many events, no byte at all (no pings) until the client goes away. */
   | { stall: { afterEvents: number } }
   /** Streams: the SSE is damaged as named. */
-  | { malformed: MalformedKind };
+  | { malformed: MalformedKind }
+  /** The request waits that many milliseconds (on the mock's clock) before it is handled, then goes on. */
+  | { delayMs: number };
 
 /** A fault: a target and one action. */
 export type MockFault = FaultTarget & FaultAction;
@@ -78,7 +80,9 @@ export type FaultPoint =
   /** The work is done, the response is ready: `drop`, `respond` with `afterRun`. */
   | 'after'
   /** A stream body is about to be written: `cutAfterEvents`, `cutAfterBytes`, `stall`, `malformed`. */
-  | 'stream';
+  | 'stream'
+  /** The request has arrived, before anything else: `delayMs`. */
+  | 'delay';
 
 /** The faults of a mock: `mock.faults`. */
 export interface MockFaults {
@@ -107,6 +111,8 @@ export class FaultRegistry implements MockFaults {
     }
     const left = 'inProgress' in fault ? fault.inProgress : (fault.times ?? 1);
     if (!Number.isInteger(left) || left < 1) throw new Error('mock fault: times must be a positive integer');
+    if ('delayMs' in fault && !(Number.isInteger(fault.delayMs) && fault.delayMs >= 0))
+      throw new Error('mock fault: delayMs must be a non-negative integer');
     this.#entries.push({ fault: { ...fault }, left });
   }
 
@@ -144,6 +150,7 @@ const ACTIONS = [
   'cutAfterBytes',
   'stall',
   'malformed',
+  'delayMs',
 ] as const;
 
 function targets(fault: MockFault, route: FaultRoute | undefined, path: string): boolean {
@@ -158,6 +165,7 @@ function pointOf(fault: MockFault): FaultPoint {
   if ('respond' in fault) return fault.respond.afterRun ? 'after' : 'before';
   if ('drop' in fault) return 'after';
   if ('inProgress' in fault) return 'replay';
+  if ('delayMs' in fault) return 'delay';
   return 'stream';
 }
 

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { createMiddleware } from 'hono/factory';
 import type { MockStore } from '../state/store.js';
+import { pause } from '../time/clock.js';
 import type { TurnEngine } from '../turns/engine.js';
 import { ApiFailure, notFound } from '../wire/respond.js';
 import { authenticate, type MockEnv } from './auth.js';
@@ -66,6 +67,10 @@ export function createMockService({ store, engine, faults }: MockServiceOptions)
 
   return {
     handle: async (request) => {
+      // A `delayMs` fault holds the request before anything sees it, so it delays a preflight or a 401 too.
+      const path = new URL(request.url).pathname;
+      const delay = faults.take(routeOf(request.method, path), path, 'delay');
+      if (delay && 'delayMs' in delay) await pause(store.clock, delay.delayMs, request.signal);
       const response = await app.fetch(request);
       if (!isDropped(request)) return response;
       await response.body?.cancel().catch(() => {});

@@ -18,17 +18,22 @@ export class InspectorGuard {
     this.#origins = new Set([...this.#hosts].map((allowed) => `http://${allowed}`));
   }
 
-  /** Why `request` is refused, or undefined when it may go on. */
-  refusal(request: Request, change: boolean): string | undefined {
+  /**
+   * Why `request` is refused, or undefined when it may go on. `kind`: `page` (GET /, which any tab may
+   * open), `read` (the state, an exchange, the export: a browser says a request from another site is one)
+   * or `change`.
+   */
+  refusal(request: Request, kind: 'page' | 'read' | 'change'): string | undefined {
     const host = request.headers.get('host') ?? '';
     if (!this.#hosts.has(host.toLowerCase()))
       return `the inspector answers only to Host ${[...this.#hosts].join(' or ')}`;
-    if (!change) return undefined;
-    const origin = request.headers.get('origin');
-    if (origin !== null && !this.#origins.has(origin))
-      return 'the inspector takes changes only from its own page';
+    if (kind === 'page') return undefined;
     const site = request.headers.get('sec-fetch-site');
     if (site !== null && site !== 'same-origin' && site !== 'none')
+      return `the inspector ${kind === 'read' ? 'answers' : 'takes changes'} only from its own page`;
+    if (kind === 'read') return undefined;
+    const origin = request.headers.get('origin');
+    if (origin !== null && !this.#origins.has(origin))
       return 'the inspector takes changes only from its own page';
     if (!request.headers.get('content-type')?.startsWith('application/json'))
       return 'a change must be sent as application/json';

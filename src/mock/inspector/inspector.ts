@@ -1,47 +1,26 @@
 import { isEventStream } from '../http/sse.js';
 import type { ConvoMock } from '../mock.js';
 import { DIRECTIVE_NAMES } from '../model/directives.js';
+import { CredentialNames } from './credential-names.js';
+import { BODY_CAP, type ExchangeFilter, ExchangeLog, MAX_EXCHANGES, summaryOf } from './exchanges.js';
 import { InspectorGuard } from './guard.js';
+import { harOf } from './har.js';
+import { InspectorInputError, isObject, parseFilter, readInput } from './input.js';
 import { INSPECTOR_PAGE } from './page.js';
-import { observedBody, type StreamTimeline, TimelineBuilder } from './timeline.js';
-
-/** One request the mock answered, as the inspector lists it. */
-export interface RequestEntry {
-  /** Sequence number, from 1. */
-  id: number;
-  /** When it arrived, ISO 8601 UTC. */
-  at: string;
-  /** Method. */
-  method: string;
-  /** Path and query. */
-  path: string;
-  /** Status answered; 0 for a dropped connection. */
-  status: number;
-  /** Which credential sent it, by name (never its token): `credential 1 (user 1)`. */
-  credential: string;
-  /** Milliseconds to the response headers, or to the end of an event stream once it ended. */
-  ms: number;
-  /** Whether an event stream is still being written. */
-  open: boolean;
-  /** `inspector` for what the inspector's page sent, `client` otherwise. */
-  from: 'client' | 'inspector';
-}
+import { PageFaults } from './page-faults.js';
 
 /** The mock's inspector: its page and endpoints, and what it records of the traffic. */
 export interface Inspector {
   /** Answers `GET /` and `/_inspector/*`; undefined for any other request, which goes to the mock. */
   handle(request: Request): Promise<Response | undefined>;
-  /** Records a request the mock answered; returns the response to send (an event stream, observed). */
-  record(request: Request, response: Response, startedMs: number): Response;
+  /** Has the mock answer `request` and records the exchange; returns the response to send. */
+  exchange(request: Request): Promise<Response>;
   /** The `Host` values the server is reached by (`reachableHosts`), for the Host check. */
   listening(hosts: readonly string[]): void;
 }
 
-/** Requests and streams kept; older ones are forgotten. */
-const MAX_REQUESTS = 200;
-const MAX_STREAMS = 200;
-/** The most a change request may carry. */
-const MAX_BODY = 64 * 1024;
+/** Turns the state lists; older ones are left out. */
+const MAX_TURNS = 50;
 /** Endpoint of 4.5 by interaction kind (6). */
 const ANSWER_PATHS: Record<string, string> = {
   tool_approval: 'approve-tool',
@@ -53,47 +32,20 @@ const ANSWER_PATHS: Record<string, string> = {
 /** Creates the inspector of `mock`. */
 export function createInspector(mock: ConvoMock): Inspector {
   const guard = new InspectorGuard();
-  const credentials = mock.store.credentials();
-  const labels = new Map(credentials.map((c) => [c.token, `credential ${c.id} (user ${c.userId})`]));
-  const labelOf = (id: number) => {
-    const credential = credentials.find((c) => c.id === id);
-    return credential ? `credential ${credential.id} (user ${credential.userId})` : `credential ${id}`;
-  };
-  let requests: RequestEntry[] = [];
-  let streams: StreamTimeline[] = [];
-  let sequence = 0;
-
-  const record = (request: Request, response: Response, startedMs: number, from: RequestEntry['from']) => {
-    const url = new URL(request.url);
-    const token = /^Bearer (.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1]?.trim();
-    const entry: RequestEntry = {
-      id: ++sequence,
-      at: new Date().toISOString(),
-      method: request.method,
-      path: url.pathname + url.search,
-      status: response.type === 'error' ? 0 : response.status,
-      credential: token === undefined ? 'no credential' : (labels.get(token) ?? 'unknown credential'),
-      ms: Math.round(performance.now() - startedMs),
-      open: false,
+  const names = new CredentialNames(mock.store.credentials());
+  const log = new ExchangeLog(names);
+  const faults = new PageFaults(mock.faults);
+  const run = (request: Request, from: 'client' | 'inspector') =>
+    log.run(
+      request,
+      (r) => mock.handle(r),
       from,
-    };
-    requests.push(entry);
-    if (requests.length > MAX_REQUESTS) requests = requests.slice(-MAX_REQUESTS);
-    if (!isEventStream(response)) return response;
-    const builder = new TimelineBuilder();
-    streams.push(builder.timeline);
-    if (streams.length > MAX_STREAMS) streams = streams.slice(-MAX_STREAMS);
-    entry.open = true;
-    const body = observedBody(response.body, builder, () => {
-      entry.open = false;
-      entry.ms = Math.round(performance.now() - startedMs);
-    });
-    return new Response(body, { status: response.status, headers: response.headers });
-  };
+      (id) => faults.check(id),
+    );
 
   /** Sends a request to the mock as credential `credentialId`, recorded as the inspector's. */
   const call = async (credentialId: number, method: string, path: string, body?: unknown, headers = {}) => {
-    const credential = credentials.find((c) => c.id === credentialId);
+    const credential = names.byId(credentialId);
     if (!credential) throw new InspectorInputError(`no credential ${credentialId}`);
     const request = new Request(new URL(path, mock.url), {
       method,
@@ -104,15 +56,15 @@ export function createInspector(mock: ConvoMock): Inspector {
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    const started = performance.now();
-    return record(request, await mock.handle(request), started, 'inspector');
+    return run(request, 'inspector');
   };
 
-  const state = () => {
+  const state = (filter: ExchangeFilter) => {
     const now = Date.now();
+    const { models } = mock.store.fixtures;
     const turns = mock.store
       .turns()
-      .slice(-50)
+      .slice(-MAX_TURNS)
       .reverse()
       .map((turn) => ({
         id: turn.id,
@@ -121,11 +73,15 @@ export function createInspector(mock: ConvoMock): Inspector {
         status: turn.status,
         channel: turn.channel,
         permission_mode: turn.permission_mode,
-        credential: labelOf(turn.credential_id),
-        prompt: turn.prompt,
-        content: turn.content,
+        credential: names.name(turn.credential_id),
+        model: `${turn.model_id} ${models.find((m) => m.id === turn.model_id)?.code ?? ''}`.trim(),
+        metadata: turn.metadata,
+        usage: turn.usage,
+        error: turn.error,
+        prompt: names.scrub(turn.prompt),
+        content: names.scrub(turn.content),
         created_at: turn.created_at,
-        streams: streams.filter((stream) => stream.turnId === turn.id),
+        streams: log.streamsOf(turn.id),
       }));
     const pending = mock.store.pendingInteractions().map((interaction) => ({
       action_id: interaction.action_id,
@@ -134,15 +90,17 @@ export function createInspector(mock: ConvoMock): Inspector {
       resolution: interaction.resolution,
       turn_id: interaction.turn_id,
       chat_id: interaction.chat_id,
-      credential: labelOf(interaction.credential_id),
+      credential: names.name(interaction.credential_id),
       remaining_ms: Math.max(0, interaction.expires_at_ms - now),
     }));
     return {
-      credentials: credentials.map((c) => ({ id: c.id, name: labelOf(c.id), scopes: c.scopes })),
+      credentials: names.list(),
       directives: DIRECTIVE_NAMES,
-      requests: requests.slice().reverse(),
+      limits: { exchanges: MAX_EXCHANGES, bodyBytes: BODY_CAP },
+      requests: log.list(filter).map(summaryOf),
       turns,
       pending,
+      faults: faults.list(),
     };
   };
 
@@ -159,43 +117,73 @@ export function createInspector(mock: ConvoMock): Inspector {
   const send = async (input: Record<string, unknown>) => {
     const content = typeof input.content === 'string' ? input.content : '';
     const chatId = typeof input.chat_id === 'string' && input.chat_id ? input.chat_id : crypto.randomUUID();
-    const credentialId = typeof input.credential === 'number' ? input.credential : (credentials[0]?.id ?? 1);
+    const credentialId = typeof input.credential === 'number' ? input.credential : (names.list()[0]?.id ?? 1);
     const body = { content, permission_mode: input.permission_mode === 'auto' ? 'auto' : 'manual' };
-    const response = await call(credentialId, 'POST', `/api/v1/chats/${chatId}/messages/stream`, body, {
-      accept: 'text/event-stream',
-      'idempotency-key': crypto.randomUUID(),
-    });
+    const response = await call(
+      credentialId,
+      'POST',
+      `/api/v1/chats/${encodeURIComponent(chatId)}/messages/stream`,
+      body,
+      {
+        accept: 'text/event-stream',
+        'idempotency-key': crypto.randomUUID(),
+      },
+    );
     // The page follows the turn through the state; the stream is read here so that it is recorded.
     if (isEventStream(response)) void drain(response.body);
     else return response;
     return Response.json({ chat_id: chatId }, { status: 202 });
   };
 
+  const exchangeDetail = (query: URLSearchParams) => {
+    const id = query.get('id') ?? '';
+    const exchange = /^[1-9]\d{0,9}$/.test(id) ? log.get(Number(id)) : undefined;
+    if (!exchange)
+      throw new InspectorInputError(`no exchange ${id.slice(0, 20)} (the last ${MAX_EXCHANGES} are kept)`);
+    return Response.json(exchange, { headers: NO_STORE });
+  };
+
   return {
     listening: (hosts) => guard.listening(hosts),
-    record: (request, response, startedMs) => record(request, response, startedMs, 'client'),
+    exchange: (request) => run(request, 'client'),
     handle: async (request) => {
-      const { pathname } = new URL(request.url);
+      const url = new URL(request.url);
+      const { pathname } = url;
       const own = pathname.startsWith('/_inspector/') || (pathname === '/' && request.method === 'GET');
       if (!own) return undefined;
       const route = `${request.method} ${pathname}`;
       const change = request.method !== 'GET';
-      const refused = guard.refusal(request, change);
+      const refused = guard.refusal(request, change ? 'change' : pathname === '/' ? 'page' : 'read');
       if (refused) return text(403, refused);
       try {
         switch (route) {
           case 'GET /':
             return new Response(INSPECTOR_PAGE, { headers: PAGE_HEADERS });
           case 'GET /_inspector/state':
-            return Response.json(state(), { headers: { 'cache-control': 'no-store' } });
+            return Response.json(state(parseFilter(url.searchParams)), { headers: NO_STORE });
+          case 'GET /_inspector/exchange':
+            return exchangeDetail(url.searchParams);
+          case 'GET /_inspector/har':
+            return Response.json(harOf(log.list(parseFilter(url.searchParams))), {
+              headers: {
+                ...NO_STORE,
+                'content-disposition': `attachment; filename="convo-mock-${new Date().toISOString().replace(/[:.]/g, '-')}.har"`,
+              },
+            });
           case 'POST /_inspector/answer':
             return relay(await answer(await readInput(request)));
           case 'POST /_inspector/send':
             return relay(await send(await readInput(request)));
+          case 'POST /_inspector/faults':
+            return Response.json(faults.arm(await readInput(request)), { status: 201 });
+          case 'POST /_inspector/faults/clear':
+            await readInput(request);
+            faults.clear();
+            return Response.json({ cleared: true });
           case 'POST /_inspector/reset':
             mock.reset();
-            requests = [];
-            streams = [];
+            faults.reset();
+            log.clear();
             return Response.json({ reset: true });
           default:
             return text(change ? 405 : 404, `no inspector endpoint ${route}`);
@@ -208,6 +196,8 @@ export function createInspector(mock: ConvoMock): Inspector {
   };
 }
 
+const NO_STORE = { 'cache-control': 'no-store' };
+
 /** The page's own headers: no framing by other sites, nothing loaded from elsewhere. */
 const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
@@ -217,29 +207,8 @@ const PAGE_HEADERS = {
     "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
 };
 
-/** A request to the inspector that cannot be carried out; answered 400. */
-class InspectorInputError extends Error {}
-
 function text(status: number, message: string): Response {
   return new Response(`${message}\n`, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The JSON object of a change request, at most `MAX_BODY` bytes. */
-async function readInput(request: Request): Promise<Record<string, unknown>> {
-  const body = await request.text();
-  if (body.length > MAX_BODY) throw new InspectorInputError(`the body is over ${MAX_BODY} bytes`);
-  let input: unknown;
-  try {
-    input = JSON.parse(body);
-  } catch {
-    throw new InspectorInputError('the body is not JSON');
-  }
-  if (!isObject(input)) throw new InspectorInputError('the body is not a JSON object');
-  return input;
 }
 
 /** The mock's answer to the page, as JSON with its status (a drop becomes 502). */

@@ -1,7 +1,8 @@
 /**
  * The inspector's page: one HTML document with its style and script inline, no framework and no build step.
- * It polls `/_inspector/state` and posts answers, turns and resets as JSON to the other endpoints. Every
- * value from the mock goes into the DOM as text (`textContent`), never as markup.
+ * It polls `/_inspector/state` (with the request filters as its query), opens an exchange from
+ * `/_inspector/exchange`, links the HAR export, and posts answers, turns, faults and resets as JSON to the
+ * other endpoints. Every value from the mock goes into the DOM as text (`textContent`), never as markup.
  */
 export const INSPECTOR_PAGE = `<!doctype html>
 <html lang="en">
@@ -40,10 +41,30 @@ export const INSPECTOR_PAGE = `<!doctype html>
   td, th { text-align: left; padding: 2px 6px; border-bottom: 1px solid #eceef1; white-space: nowrap; }
   td.path { white-space: normal; word-break: break-all; font-family: ui-monospace, monospace; }
   .s4, .s5, .s0 { color: #c0392b; }
+  tr[data-request] { cursor: pointer; }
+  tr[data-request]:hover, tr.opened { background: #eef3fb; }
+  td.code { font-family: ui-monospace, monospace; font-size: 11px; }
+  tr.detail > td { white-space: normal; background: #fafbfc; padding: 6px 8px; }
+  .panes { display: grid; grid-template-columns: 1fr 1fr; gap: 10px; }
+  .panes h3 { font-size: 12px; margin: 2px 0; }
+  .headers { font-family: ui-monospace, monospace; font-size: 11px; color: #56606d; }
+  .filters { display: grid; grid-template-columns: 2fr 1fr 1.5fr 2fr auto; gap: 6px; align-items: end; margin-bottom: 6px; }
+  .filters label { margin: 0; font-size: 11px; }
+  .at { display: inline-block; min-width: 64px; color: #7a8491; font-variant-numeric: tabular-nums; font-size: 11px; }
+  .timeline .dropped .text { text-decoration: line-through; color: #98a1ad; }
+  .timeline .replace .kind { color: #b9770e; font-weight: 600; }
+  .meta { font-size: 12px; color: #56606d; }
+  .row { display: flex; gap: 6px; }
+  .row > * { flex: 1; }
+  .fault { padding: 2px 0; border-bottom: 1px solid #eceef1; }
+  .fault[data-state=armed] .badge { background: #fdebd0; }
+  .fault[data-state=fired] .badge { background: #d5f5e3; }
+  .presets button { font-size: 11px; padding: 1px 5px; margin: 2px 2px 0 0; }
+  a.button { font: inherit; padding: 3px 9px; border: 1px solid #98a1ad; border-radius: 4px; background: #fff; color: #1d232b; text-decoration: none; }
 </style>
 </head>
 <body>
-<header><h1>convo-mock inspector</h1><span id="status" class="muted">connecting</span><button id="reset" class="danger">Reset the mock</button></header>
+<header><h1>convo-mock inspector</h1><span id="status" class="muted">connecting</span><a id="export" class="button" href="/_inspector/har" download="convo-mock.har" title="the listed requests as a HAR file (tokens masked)">Export HAR</a><button id="reset" class="danger">Reset the mock</button></header>
 <main>
 <div>
   <section>
@@ -62,11 +83,41 @@ export const INSPECTOR_PAGE = `<!doctype html>
     <h2>Pending interactions</h2>
     <div id="pending"><p class="muted empty">none</p></div>
   </section>
+  <section>
+    <h2>Faults</h2>
+    <div class="presets" id="presets"></div>
+    <form id="fault-form">
+      <div class="row"><div><label for="fault-route">Route</label><select id="fault-route"><option>send</option><option>stream</option><option>answer</option><option>cancel</option><option value="path">path contains</option></select></div>
+      <div><label for="fault-path">Path</label><input id="fault-path" placeholder="/api/v1/skills"></div></div>
+      <div class="row"><div><label for="fault-action">Action</label><select id="fault-action"><option value="respond">respond an error</option><option value="drop">drop the response</option><option value="cutAfterEvents">cut the stream</option><option value="stall">stall the stream</option><option value="inProgress">409 turn in progress</option><option value="malformed">malformed stream</option><option value="delay">delay the request</option></select></div>
+      <div><label for="fault-times">Times</label><input id="fault-times" type="number" min="1" max="100" value="1"></div></div>
+      <div class="row"><div><label for="fault-status">Status</label><input id="fault-status" type="number" min="400" max="599" value="503"></div>
+      <div><label for="fault-retry">retry_action</label><select id="fault-retry"><option value="retry">retry</option><option value="check_status">check_status</option><option value="">none</option></select></div></div>
+      <label for="fault-code">message_code</label><input id="fault-code" value="api_v1_service_unavailable">
+      <div class="row"><div><label for="fault-events">After events</label><input id="fault-events" type="number" min="0" max="10000" value="3"></div>
+      <div><label for="fault-ms">Delay ms</label><input id="fault-ms" type="number" min="0" max="600000" value="2000"></div>
+      <div><label for="fault-malformed">Damage</label><select id="fault-malformed"><option>not-json</option><option>no-data</option><option>unknown-event</option><option>second-terminal</option><option>after-terminal</option><option>bom</option><option>crlf</option><option>cr</option><option>comments</option><option>huge-event</option></select></div></div>
+      <p><button id="arm" class="primary" type="submit">Arm for the next request</button> <button id="clear-faults" type="button">Clear</button> <span id="fault-result" class="muted"></span></p>
+    </form>
+    <div id="faults"></div>
+  </section>
+  <section>
+    <h2>Credentials</h2>
+    <table><thead><tr><th>name</th><th>user</th><th>scopes</th></tr></thead><tbody id="credentials"></tbody></table>
+  </section>
 </div>
 <div>
   <section><h2>Turns</h2><div id="turns"><p class="muted">none yet</p></div></section>
   <section>
     <h2>Requests</h2>
+    <form class="filters" id="filters">
+      <div><label for="filter-path">path contains</label><input id="filter-path" maxlength="200"></div>
+      <div><label for="filter-status">status</label><input id="filter-status" maxlength="3" placeholder="404, 4xx, 0" pattern="0|[1-5][0-9][0-9]|[1-5]xx"></div>
+      <div><label for="filter-credential">credential</label><select id="filter-credential"><option value="">any</option></select></div>
+      <div><label for="filter-chat">chat contains</label><input id="filter-chat" maxlength="200"></div>
+      <div><button type="reset" id="filter-clear">Clear</button></div>
+    </form>
+    <p class="muted" id="limits"></p>
     <table><thead><tr><th>#</th><th>time</th><th>method</th><th>path</th><th>status</th><th>credential</th><th>ms</th></tr></thead>
     <tbody id="requests"></tbody></table>
   </section>
@@ -99,7 +150,12 @@ const deadlines = new Map();
 
 function renderForm(state) {
   if (!credentialsShown) {
-    for (const c of state.credentials) $("credential").append(el("option", { value: c.id, textContent: c.name + " · " + c.scopes.length + " scopes" }));
+    for (const c of state.credentials) {
+      $("credential").append(el("option", { value: c.id, textContent: c.name + " · " + c.scopes.length + " scopes" }));
+      $("filter-credential").append(el("option", { value: c.id, textContent: c.name }));
+      $("credentials").append(el("tr", { "data-credential": c.id }, el("td", { className: "code", textContent: c.name }), el("td", { textContent: c.user }), el("td", { className: "path", textContent: c.scopes.join(" ") || "(none)" })));
+    }
+    $("limits").textContent = "Keeps the last " + state.limits.exchanges + " requests, the first " + (state.limits.bodyBytes / 1024) + " KiB of each body. Click a row to open it.";
     credentialsShown = true;
   }
   if (!directivesShown) {
@@ -196,17 +252,40 @@ function tick() {
   }
 }
 
-function timelineEntry(entry) {
-  if (entry.type === "text") return el("li", { "data-entry": "text" }, el("span", { className: "kind", textContent: "text (" + entry.deltas + " deltas" + (entry.replaced ? ", " + entry.replaced + " replace" : "") + ")" }), el("span", { className: "text", textContent: entry.text }));
-  if (entry.type === "ping") return el("li", { "data-entry": "ping" }, el("span", { className: "kind", textContent: "ping" }), el("span", { className: "muted", textContent: "x" + entry.count }));
+const at = (ms) => el("span", { className: "at", textContent: "+" + ms + " ms" });
+function timelineEntry(entry, dropped) {
+  if (entry.type === "text") return el("li", { "data-entry": "text", className: (entry.replace ? "replace " : "") + (dropped ? "dropped" : "") }, at(entry.at),
+    el("span", { className: "kind", textContent: (entry.replace ? "replace: text (" : "text (") + entry.deltas + (entry.deltas === 1 ? " delta" : " deltas") + (entry.to > entry.at ? " to +" + entry.to + " ms" : "") + ")" }),
+    el("span", { className: "text", textContent: entry.text + (entry.clipped ? " …(" + entry.clipped + " more chars not kept)" : "") }));
+  if (entry.type === "ping") return el("li", { "data-entry": "ping" }, at(entry.at), el("span", { className: "kind", textContent: "ping" }), el("span", { className: "muted", textContent: "x" + entry.count }));
   const data = entry.data || {};
   let summary = "";
   if (entry.event === "message.step") summary = (data.steps || []).map((s) => s.label + " " + s.status + (s.tool_calls ? ": " + s.tool_calls.map((c) => c.name + "@" + c.server).join(", ") : "")).join("; ");
   else if (entry.event === "message.action_required") summary = data.kind + " " + data.action_id;
   else if (entry.event === "message.error") summary = data.code + ": " + data.message;
   else if (entry.event === "message.start") summary = "message " + data.message_id;
-  else if (entry.event === "message.completed" || entry.event === "message.cancelled") summary = (data.content || "").length + " chars" + (data.usage ? ", " + data.usage.total_tokens + " tokens" : "");
-  return el("li", { "data-entry": entry.event }, el("span", { className: "kind", textContent: entry.event }), el("span", { textContent: summary }));
+  else if (entry.event === "message.completed" || entry.event === "message.cancelled") summary = chars(data.content || "") + " chars" + (data.usage ? ", " + data.usage.total_tokens + " tokens" : "");
+  return el("li", { "data-entry": entry.event }, at(entry.at), el("span", { className: "kind", textContent: entry.event }), el("span", { textContent: summary }));
+}
+// A long string of a payload is kept cut, ending "…(+N chars)": its length is what was cut plus N.
+function chars(text) {
+  const cut = /…\\(\\+(\\d+) chars\\)$/.exec(text);
+  return cut ? text.length - cut[0].length + Number(cut[1]) : text.length;
+}
+function streamEntries(entries) {
+  // A replace delta carries the whole new text: every text before it is dropped by the client.
+  const lastReplace = entries.map((e) => e.type === "text" && e.replace).lastIndexOf(true);
+  return entries.map((entry, index) => timelineEntry(entry, entry.type === "text" && index < lastReplace));
+}
+
+function turnMeta(turn) {
+  const usage = turn.usage ? "usage " + turn.usage.prompt_tokens + " prompt / " + turn.usage.completion_tokens + " completion / " + turn.usage.total_tokens + " total (" + turn.usage.model + ")" : "no usage";
+  const meta = el("div", { className: "meta" },
+    el("div", { textContent: "chat " + turn.chat_id + " · key " + turn.key + " · " + turn.credential }),
+    el("div", { textContent: "model " + turn.model + " · " + usage + " · created " + turn.created_at }));
+  if (turn.metadata) meta.append(el("div", { className: "metadata", textContent: "metadata " + JSON.stringify(turn.metadata) }));
+  if (turn.error) meta.append(el("div", { className: "s4", textContent: "error " + turn.error.code + ": " + turn.error.message }));
+  return meta;
 }
 
 function renderTurns(state) {
@@ -215,24 +294,91 @@ function renderTurns(state) {
   if (state.turns.length === 0) box.append(el("p", { className: "muted", textContent: "none yet" }));
   for (const turn of state.turns) {
     const node = el("div", { className: "turn", "data-turn-id": turn.id, "data-status": turn.status },
-      el("div", {}, el("strong", { textContent: "turn " + turn.id + " " }), el("span", { className: "badge status", textContent: turn.status }), el("span", { className: "badge", textContent: turn.channel + " · " + turn.permission_mode }),
-        el("span", { className: "muted", textContent: " chat " + turn.chat_id + " · key " + turn.key + " · " + turn.credential })),
+      el("div", {}, el("strong", { textContent: "turn " + turn.id + " " }), el("span", { className: "badge status", textContent: turn.status }), el("span", { className: "badge", textContent: turn.channel + " · " + turn.permission_mode })),
+      turnMeta(turn),
       el("div", { className: "muted", textContent: "> " + turn.prompt }));
     if (turn.streams.length === 0) node.append(el("div", { className: "text", textContent: turn.content }));
     turn.streams.forEach((stream, index) => {
-      if (turn.streams.length > 1) node.append(el("div", { className: "muted", textContent: "stream " + (index + 1) + (stream.broken ? " (broken)" : "") }));
-      node.append(el("ul", { className: "timeline" }, ...stream.entries.map(timelineEntry)));
+      if (turn.streams.length > 1 || stream.broken) node.append(el("div", { className: "muted", textContent: "stream " + (index + 1) + (stream.broken ? " (broken before its terminal event)" : "") }));
+      node.append(el("ul", { className: "timeline" }, ...streamEntries(stream.entries)));
     });
     box.append(node);
   }
 }
 
+function pretty(body, type) {
+  if (body.bytes === 0) return "(no body)";
+  let text = body.text;
+  if ((type || "").includes("json") && !body.truncated) { try { text = json(JSON.parse(text)); } catch {} }
+  return text + (body.truncated ? "\\n… (" + body.bytes + " bytes, the first " + body.text.length + " kept)" : "");
+}
+const headerOf = (headers, name) => (headers.find((h) => h[0] === name) || [])[1] || "";
+function headerList(headers) {
+  return el("div", { className: "headers" }, ...headers.map(([name, value]) => el("div", { textContent: name + ": " + value })));
+}
+function detailNode(x) {
+  const request = el("div", { className: "request-pane" }, el("h3", { textContent: "Request" }),
+    el("div", { className: "code", textContent: x.method + " " + x.url }), headerList(x.request.headers),
+    el("pre", { className: "request-body", textContent: pretty(x.request.body, headerOf(x.request.headers, "content-type")) }));
+  const response = el("div", { className: "response-pane" }, el("h3", { textContent: "Response" }),
+    el("div", { className: "code", textContent: (x.status || "dropped connection") + (x.code ? " " + x.code : "") + (x.fault ? " · fault: " + x.fault : "") }),
+    headerList(x.response.headers));
+  if (x.response.events) {
+    const lines = x.response.events.map((e) => "+" + e.at + " ms  " + e.event + "  " + e.data);
+    if (x.response.eventsDropped) lines.splice(1, 0, "… " + x.response.eventsDropped + " events not kept");
+    response.append(el("pre", { className: "events", textContent: lines.join("\\n") + (x.open ? "\\n… streaming" : "") }));
+  } else response.append(el("pre", { className: "response-body", textContent: pretty(x.response.body, headerOf(x.response.headers, "content-type")) }));
+  return el("tr", { className: "detail", "data-detail": x.id }, el("td", { colSpan: 7 }, el("div", { className: "panes" }, request, response)));
+}
+
+let opened = null; // { id, node, open }
+async function openExchange(id, toggle = true) {
+  if (toggle && opened && opened.id === id) { opened = null; renderRows(); return; }
+  const response = await fetch("/_inspector/exchange?id=" + id, { cache: "no-store" });
+  if (!response.ok) { $("status").textContent = await response.text(); opened = null; renderRows(); return; }
+  const exchange = await response.json();
+  opened = { id, node: detailNode(exchange), open: exchange.open };
+  renderRows();
+}
+
+let lastRequests = [];
+function renderRows() {
+  const rows = [];
+  for (const r of lastRequests) {
+    rows.push(el("tr", { "data-request": r.id, "data-status": r.status, className: opened && opened.id === r.id ? "opened" : "", onclick: () => openExchange(r.id) },
+      el("td", { textContent: r.id }), el("td", { textContent: r.at.slice(11, 23) }), el("td", { textContent: r.method }),
+      el("td", { className: "path", textContent: r.path + (r.from === "inspector" ? "  (from this page)" : "") }),
+      el("td", { className: "status s" + String(r.status)[0] }, el("span", { textContent: r.status || "dropped" }), r.code ? el("div", { className: "code", textContent: r.code }) : null, r.fault ? el("div", { className: "code muted", textContent: "fault fired" }) : null),
+      el("td", { textContent: r.credential }),
+      el("td", { textContent: r.ms + (r.open ? "+ (streaming)" : "") })));
+    if (opened && opened.id === r.id) rows.push(opened.node);
+  }
+  $("requests").replaceChildren(...rows);
+}
 function renderRequests(state) {
-  $("requests").replaceChildren(...state.requests.map((r) => el("tr", { "data-request": r.id },
-    el("td", { textContent: r.id }), el("td", { textContent: r.at.slice(11, 23) }), el("td", { textContent: r.method }),
-    el("td", { className: "path", textContent: r.path + (r.from === "inspector" ? "  (from this page)" : "") }),
-    el("td", { className: "s" + String(r.status)[0], textContent: r.status || "dropped" }), el("td", { textContent: r.credential }),
-    el("td", { textContent: r.ms + (r.open ? "+ (streaming)" : "") }))));
+  lastRequests = state.requests;
+  if (opened && opened.open) openExchange(opened.id, false).catch(() => {});
+  else renderRows();
+}
+
+function renderFaults(state) {
+  const items = state.faults.page.map((f) => el("div", { className: "fault", "data-state": f.state, "data-fault": f.id },
+    el("span", { className: "badge", textContent: f.state }), el("span", { textContent: f.description }),
+    el("span", { className: "muted", textContent: (f.state === "armed" ? " · " + f.left + " left" : "") + (f.firedOn.length ? " · fired on #" + f.firedOn.join(", #") : "") })));
+  for (const description of state.faults.code) items.push(el("div", { className: "fault", "data-state": "armed" }, el("span", { className: "badge", textContent: "armed in code" }), el("span", { textContent: description })));
+  if (items.length === 0) items.push(el("p", { className: "muted", textContent: "none armed" }));
+  $("faults").replaceChildren(...items);
+}
+
+function filterQuery() {
+  const query = new URLSearchParams();
+  for (const name of ["path", "status", "credential", "chat"]) {
+    const input = $("filter-" + name);
+    // A status being typed ("4") is not a filter yet: it waits until it is one.
+    if (input.value.trim() && input.checkValidity()) query.set(name, input.value.trim());
+  }
+  const text = query.toString();
+  return text ? "?" + text : "";
 }
 
 let polling = false;
@@ -240,11 +386,13 @@ async function refresh() {
   if (polling) return;
   polling = true;
   try {
-    const response = await fetch("/_inspector/state", { cache: "no-store" });
+    const query = filterQuery();
+    const response = await fetch("/_inspector/state" + query, { cache: "no-store" });
     if (!response.ok) throw new Error(response.status + " " + (await response.text()));
     const state = await response.json();
-    renderForm(state); renderPending(state); renderTurns(state); renderRequests(state);
-    $("status").textContent = "live · " + state.requests.length + " requests";
+    renderForm(state); renderPending(state); renderTurns(state); renderRequests(state); renderFaults(state);
+    $("export").href = "/_inspector/har" + query;
+    $("status").textContent = "live · " + state.requests.length + (query ? " requests (filtered)" : " requests");
     document.body.dataset.ready = "true";
   } catch (error) {
     $("status").textContent = "disconnected: " + error.message;
@@ -263,6 +411,32 @@ $("send-form").addEventListener("submit", async (event) => {
     refresh();
   } catch (error) { $("send-result").textContent = error.message; }
 });
+function faultForm() {
+  const number = (id) => Number($(id).value);
+  return { route: $("fault-route").value, path: $("fault-path").value.trim(), action: $("fault-action").value, times: number("fault-times"),
+    status: number("fault-status"), code: $("fault-code").value.trim(), retry_action: $("fault-retry").value, events: number("fault-events"), ms: number("fault-ms"), malformed: $("fault-malformed").value };
+}
+async function arm(fault) {
+  try {
+    const armed = JSON.parse(await post("/_inspector/faults", fault));
+    $("fault-result").textContent = "armed: " + armed.description;
+    refresh();
+  } catch (error) { $("fault-result").textContent = error.message; }
+}
+const PRESETS = [
+  ["503 retry on the next send", { route: "send", action: "respond", status: 503, code: "api_v1_service_unavailable", retry_action: "retry" }],
+  ["503 retry on the next stream", { route: "stream", action: "respond", status: 503, code: "api_v1_service_unavailable", retry_action: "retry" }],
+  ["409 chat busy", { route: "stream", action: "respond", status: 409, code: "api_v1_chat_busy" }],
+  ["cut the next stream after 3 events", { route: "stream", action: "cutAfterEvents", events: 3 }],
+  ["drop the next answer's response", { route: "answer", action: "drop" }],
+  ["delay the next send 2 s", { route: "send", action: "delay", ms: 2000 }],
+];
+for (const [label, fault] of PRESETS) $("presets").append(el("button", { type: "button", textContent: label, onclick: () => arm(fault) }));
+$("fault-form").addEventListener("submit", (event) => { event.preventDefault(); arm(faultForm()); });
+$("clear-faults").addEventListener("click", async () => { await post("/_inspector/faults/clear", {}); $("fault-result").textContent = ""; refresh(); });
+for (const id of ["filter-path", "filter-status", "filter-credential", "filter-chat"]) $(id).addEventListener("input", () => refresh());
+$("filters").addEventListener("reset", () => setTimeout(refresh, 0));
+$("filters").addEventListener("submit", (event) => event.preventDefault());
 $("reset").addEventListener("click", async () => {
   if (!confirm("Reset the mock: every skill, chat, turn and pending interaction goes?")) return;
   await post("/_inspector/reset", {});

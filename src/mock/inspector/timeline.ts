@@ -1,13 +1,38 @@
 import { createParser } from 'eventsource-parser';
 
-/** One entry of a turn's timeline as the inspector shows it. */
+/**
+ * One entry of a turn's timeline as the inspector shows it; `at` is the milliseconds since the request
+ * arrived, `to` those of the last event folded into it.
+ */
 export type TimelineEntry =
-  /** Consecutive deltas folded into the text they build; `replaced` counts `replace: true` deltas. */
-  | { type: 'text'; text: string; deltas: number; replaced: number }
+  /**
+   * Consecutive deltas folded into the text they build, as the client holds it. A `replace: true` delta
+   * starts a new entry with `replace` set: the text before it was dropped there.
+   */
+  | {
+      type: 'text';
+      text: string;
+      deltas: number;
+      replace: boolean;
+      at: number;
+      to: number;
+      /** Characters past `TEXT_CAP` that were not kept. */
+      clipped?: number;
+    }
   /** Consecutive pings, counted. */
-  | { type: 'ping'; count: number }
+  | { type: 'ping'; count: number; at: number; to: number }
   /** Any other event, with its payload (`message.start`, `.step`, `.action_required`, terminal ones). */
-  | { type: 'event'; event: string; data: unknown };
+  | { type: 'event'; event: string; data: unknown; at: number };
+
+/** One event of a stream as it arrived: its time since the request, its name and its `data` text. */
+export interface StreamEvent {
+  /** Milliseconds since the request arrived. */
+  at: number;
+  /** The SSE event name. */
+  event: string;
+  /** The `data` text, as sent. */
+  data: string;
+}
 
 /** The events one stream response carried, as its client received them. */
 export interface StreamTimeline {
@@ -21,13 +46,23 @@ export interface StreamTimeline {
   ended: boolean;
   /** Whether the response ended before its terminal event (a cut, a client that went away). */
   broken: boolean;
+  /** The `message_code` of a `message.error`, once one arrived. */
+  errorCode: string | undefined;
 }
 
-/** Entries kept per stream; past it the oldest non-start entries go (a `hang` turn pings forever). */
+/** Entries and events kept per stream; past it the oldest after the first go (a `hang` turn pings forever). */
 const MAX_ENTRIES = 300;
+const MAX_EVENTS = 500;
+/** Characters of event data kept per stream (the oldest after the first go), and per event. */
+const EVENTS_CHARS = 256 * 1024;
+const EVENT_CHARS = 16 * 1024;
+/** Characters of folded text kept per text entry (a 100,000-word answer is some 700 KB). */
+const TEXT_CAP = 64 * 1024;
+/** Characters of a string kept inside a timeline event's payload (the text entries hold the text). */
+const PAYLOAD_STRING = 1000;
 const TERMINAL = new Set(['message.completed', 'message.cancelled', 'message.error']);
 
-/** Folds the bytes of one event stream into a `StreamTimeline`, chunk by chunk. */
+/** Folds the bytes of one event stream into a `StreamTimeline` and its raw events, chunk by chunk. */
 export class TimelineBuilder {
   readonly timeline: StreamTimeline = {
     turnId: undefined,
@@ -35,9 +70,24 @@ export class TimelineBuilder {
     entries: [],
     ended: false,
     broken: false,
+    errorCode: undefined,
   };
+  /**
+   * The events as they came, with their times: at most `MAX_EVENTS` and `EVENTS_CHARS` of data, each event's
+   * data cut at `EVENT_CHARS`; the first event is always kept.
+   */
+  readonly events: StreamEvent[] = [];
+  /** Events forgotten past those bounds. */
+  dropped = 0;
+  #eventChars = 0;
   readonly #decoder = new TextDecoder();
   readonly #parser = createParser({ onEvent: ({ event, data }) => this.#add(event ?? 'message', data) });
+  readonly #since: () => number;
+
+  /** `since` gives the milliseconds since the request arrived (0 by default, for tests). */
+  constructor(since: () => number = () => 0) {
+    this.#since = since;
+  }
 
   /** Feeds a chunk of the response body. */
   push(chunk: Uint8Array): void {
@@ -50,6 +100,8 @@ export class TimelineBuilder {
   }
 
   #add(event: string, raw: string): void {
+    const at = this.#since();
+    this.#keep({ at, event, data: clipString(raw, EVENT_CHARS) });
     let data: unknown;
     try {
       data = JSON.parse(raw);
@@ -61,24 +113,72 @@ export class TimelineBuilder {
     const payload = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
     if (event === 'message.delta' && typeof payload.text === 'string') {
       const replace = payload.replace === true;
-      if (last?.type === 'text') {
-        last.text = replace ? payload.text : last.text + payload.text;
-        last.deltas += 1;
-        if (replace) last.replaced += 1;
-      } else entries.push({ type: 'text', text: payload.text, deltas: 1, replaced: replace ? 1 : 0 });
+      const entry =
+        last?.type === 'text' && !replace
+          ? last
+          : { type: 'text' as const, text: '', deltas: 0, replace, at, to: at };
+      if (entry !== last) entries.push(entry);
+      const room = TEXT_CAP - entry.text.length;
+      entry.text += payload.text.slice(0, Math.max(0, room));
+      if (payload.text.length > room)
+        entry.clipped = (entry.clipped ?? 0) + payload.text.length - Math.max(0, room);
+      entry.deltas += 1;
+      entry.to = at;
     } else if (event === 'ping') {
-      if (last?.type === 'ping') last.count += 1;
-      else entries.push({ type: 'ping', count: 1 });
+      if (last?.type === 'ping') {
+        last.count += 1;
+        last.to = at;
+      } else entries.push({ type: 'ping', count: 1, at, to: at });
     } else {
       if (event === 'message.start') {
         if (typeof payload.message_id === 'number') this.timeline.turnId = payload.message_id;
         if (typeof payload.chat_id === 'string') this.timeline.chatId = payload.chat_id;
       }
+      if (event === 'message.error' && typeof payload.code === 'string')
+        this.timeline.errorCode = payload.code;
       if (TERMINAL.has(event)) this.timeline.ended = true;
-      entries.push({ type: 'event', event, data });
+      entries.push({ type: 'event', event, data: clipStrings(data), at });
     }
     if (entries.length > MAX_ENTRIES) entries.splice(1, entries.length - MAX_ENTRIES);
   }
+
+  /** Keeps `event`, then forgets the oldest after the first while past `MAX_EVENTS` or `EVENTS_CHARS`. */
+  #keep(event: StreamEvent): void {
+    this.events.push(event);
+    this.#eventChars += event.data.length;
+    while (this.events.length > 1 && (this.events.length > MAX_EVENTS || this.#eventChars > EVENTS_CHARS)) {
+      const [gone] = this.events.splice(1, 1);
+      this.#eventChars -= gone?.data.length ?? 0;
+      this.dropped += 1;
+    }
+  }
+}
+
+/** `text` cut at `max` characters, saying how many more there were. */
+function clipString(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…(+${text.length - max} chars)`;
+}
+
+/** A parsed payload with every string cut at `PAYLOAD_STRING` characters. */
+function clipStrings(value: unknown): unknown {
+  if (typeof value === 'string') return clipString(value, PAYLOAD_STRING);
+  if (Array.isArray(value)) return value.map(clipStrings);
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, clipStrings(item)]));
+  return value;
+}
+
+/** The events as the text of an event stream (what a HAR holds for a stream's body). */
+export function eventText(events: readonly StreamEvent[]): string {
+  return events
+    .map(
+      ({ event, data }) =>
+        `event: ${event}\n${data
+          .split('\n')
+          .map((line) => `data: ${line}\n`)
+          .join('')}\n`,
+    )
+    .join('');
 }
 
 /**
@@ -92,7 +192,10 @@ export function observedBody(
   ended: () => void,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
+  let over = false;
   const end = () => {
+    if (over) return;
+    over = true;
     builder.end();
     ended();
   };

@@ -1,0 +1,67 @@
+import type { CredentialRecord } from '../state/store.js';
+
+/**
+ * How the inspector names credentials without showing a token. `--token TOKEN[=SCOPES][@USER]`
+ * (mock-conventions.md) gives a token no name, and a `name:` prefix would change what existing tokens
+ * mean (a token may hold `:`), so a credential is named by its id, a masked form of its token (the first
+ * two characters when it has at least 8, and its length) and its user: `#2 ta…(25) user 1`. Two tokens of
+ * one user are told apart; the token itself never appears.
+ */
+export class CredentialNames {
+  readonly #byToken = new Map<string, CredentialRecord>();
+  readonly #byId = new Map<number, CredentialRecord>();
+
+  constructor(credentials: readonly CredentialRecord[]) {
+    for (const credential of credentials) {
+      this.#byToken.set(credential.token, credential);
+      this.#byId.set(credential.id, credential);
+    }
+  }
+
+  /** The name of credential `id`. */
+  name(id: number): string {
+    const credential = this.#byId.get(id);
+    return credential ? nameOf(credential) : `#${id}`;
+  }
+
+  /** The credential a bearer token belongs to, if any. */
+  byToken(token: string): CredentialRecord | undefined {
+    return this.#byToken.get(token);
+  }
+
+  /** The credential with that id, if any. */
+  byId(id: number): CredentialRecord | undefined {
+    return this.#byId.get(id);
+  }
+
+  /** Every credential, named, with its user and scopes. */
+  list(): Array<{ id: number; name: string; user: number; scopes: readonly string[] }> {
+    return [...this.#byId.values()].map((c) => ({
+      id: c.id,
+      name: nameOf(c),
+      user: c.userId,
+      scopes: c.scopes,
+    }));
+  }
+
+  /**
+   * `text` with every configured token of 6 characters or more replaced by `[token #ID]` (shorter ones
+   * would replace ordinary words): a body or path that carries a token shows none.
+   */
+  scrub(text: string): string {
+    let out = text;
+    for (const credential of this.#byToken.values()) {
+      if (credential.token.length >= 6) out = out.replaceAll(credential.token, `[token #${credential.id}]`);
+    }
+    return out;
+  }
+}
+
+/** A token as the inspector may show it: `ta…(25)`, or `…(5)` for one under 8 characters. */
+export function maskToken(token: string): string {
+  return `${token.length >= 8 ? token.slice(0, 2) : ''}…(${token.length})`;
+}
+
+function nameOf(credential: CredentialRecord): string {
+  return `#${credential.id} ${maskToken(credential.token)} user ${credential.userId}`;
+}

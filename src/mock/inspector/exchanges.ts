@@ -1,0 +1,256 @@
+import { isEventStream } from '../http/sse.js';
+import type { CredentialNames } from './credential-names.js';
+import { observedBody, type StreamEvent, type StreamTimeline, TimelineBuilder } from './timeline.js';
+
+/** A body as the inspector keeps it: its first `BODY_CAP` bytes as text, and its full size. */
+export interface CapturedBody {
+  /** The text kept (tokens scrubbed). */
+  text: string;
+  /** The body's size in bytes, counted to the end even past the cap. */
+  bytes: number;
+  /** Whether `text` is only the start of the body. */
+  truncated: boolean;
+}
+
+/** One exchange as the requests table lists it. */
+export interface ExchangeSummary {
+  /** Sequence number, from 1. */
+  id: number;
+  /** When it arrived, ISO 8601 UTC. */
+  at: string;
+  /** Method. */
+  method: string;
+  /** Path and query (tokens scrubbed). */
+  path: string;
+  /** Status answered; 0 for a dropped connection. */
+  status: number;
+  /** The `message_code` of an error body, or of a stream's `message.error`. */
+  code: string | undefined;
+  /** Which credential sent it, by name (never its token). */
+  credential: string;
+  /** The credential's id; undefined without a known one. */
+  credentialId: number | undefined;
+  /** The chat of a `/chats/{id}/...` path or of a stream's `message.start`. */
+  chatId: string | undefined;
+  /** Milliseconds to the response headers, or to the end of an event stream once it ended. */
+  ms: number;
+  /** Whether an event stream is still being written. */
+  open: boolean;
+  /** Whether the response is an event stream. */
+  stream: boolean;
+  /** `inspector` for what the inspector's page sent, `client` otherwise. */
+  from: 'client' | 'inspector';
+  /** The fault armed from the page that this exchange fired, described. */
+  fault: string | undefined;
+}
+
+/** One exchange in full: what the row opens to. */
+export interface Exchange extends ExchangeSummary {
+  /** The full URL (tokens scrubbed). */
+  url: string;
+  /** The request's headers (the token masked) and body. */
+  request: { headers: Array<[string, string]>; body: CapturedBody };
+  /** The response's headers and body; for a stream, its events with their times instead of a body. */
+  response: {
+    headers: Array<[string, string]>;
+    body: CapturedBody;
+    events: StreamEvent[] | undefined;
+    /** Events forgotten past the per-stream cap. */
+    eventsDropped: number;
+  };
+  /** The folded timeline of a stream; undefined for any other response. */
+  timeline: StreamTimeline | undefined;
+}
+
+/** Which exchanges a list or an export holds; every field narrows, absent ones do not. */
+export interface ExchangeFilter {
+  /** A substring of the path. */
+  path?: string;
+  /** `404`, `4xx`, or `0` for a dropped connection. */
+  status?: string;
+  /** A credential id. */
+  credential?: number;
+  /** A substring of the chat id. */
+  chat?: string;
+}
+
+/** Exchanges kept; older ones are forgotten. */
+export const MAX_EXCHANGES = 200;
+/** Bytes of each request and response body kept. */
+export const BODY_CAP = 16 * 1024;
+const HIDDEN_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
+const CHAT_PATH = /^\/api\/v1\/chats\/([^/?]+)/;
+
+/** The exchanges the mock answered, newest last, bounded by `MAX_EXCHANGES` and `BODY_CAP`. */
+export class ExchangeLog {
+  #exchanges: Exchange[] = [];
+  #sequence = 0;
+  readonly #names: CredentialNames;
+
+  constructor(names: CredentialNames) {
+    this.#names = names;
+  }
+
+  /**
+   * Runs `request` through `handle` and records the exchange; returns the response to send (an event
+   * stream observed on its way). `fired` says, once the response is known, which page fault it fired.
+   */
+  async run(
+    request: Request,
+    handle: (request: Request) => Promise<Response>,
+    from: ExchangeSummary['from'],
+    fired: (exchangeId: number) => string | undefined = () => undefined,
+  ): Promise<Response> {
+    const startedMs = performance.now();
+    const at = new Date().toISOString();
+    const requestBody = request.body ? capture(request.clone().body, this.#names) : Promise.resolve(EMPTY);
+    const response = await handle(request);
+    const url = new URL(request.url);
+    const token = /^Bearer (.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1]?.trim();
+    const credential = token === undefined ? undefined : this.#names.byToken(token);
+    const stream = isEventStream(response);
+    const id = ++this.#sequence;
+    const exchange: Exchange = {
+      id,
+      at,
+      method: request.method,
+      path: this.#names.scrub(url.pathname + url.search),
+      url: this.#names.scrub(url.href),
+      status: response.type === 'error' ? 0 : response.status,
+      code: undefined,
+      credential:
+        token === undefined
+          ? 'no credential'
+          : credential
+            ? this.#names.name(credential.id)
+            : 'unknown credential',
+      credentialId: credential?.id,
+      chatId: CHAT_PATH.exec(url.pathname)?.[1],
+      ms: Math.round(performance.now() - startedMs),
+      open: stream,
+      stream,
+      from,
+      fault: fired(id),
+      request: { headers: this.#headers(request.headers), body: EMPTY },
+      response: {
+        headers: this.#headers(response.headers),
+        body: EMPTY,
+        events: undefined,
+        eventsDropped: 0,
+      },
+      timeline: undefined,
+    };
+    this.#exchanges.push(exchange);
+    if (this.#exchanges.length > MAX_EXCHANGES) this.#exchanges.shift();
+    void requestBody.then((body) => {
+      exchange.request.body = body;
+    });
+    if (response.type === 'error' || !response.body) return response;
+    if (!stream) {
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      exchange.response.body = captured(bytes, bytes.length, this.#names);
+      exchange.code = messageCode(exchange.response.body);
+      return new Response(bytes, { status: response.status, headers: response.headers });
+    }
+    const builder = new TimelineBuilder(() => Math.round(performance.now() - startedMs));
+    exchange.timeline = builder.timeline;
+    exchange.response.events = builder.events;
+    const body = observedBody(response.body, builder, () => {
+      exchange.open = false;
+      exchange.ms = Math.round(performance.now() - startedMs);
+      exchange.response.eventsDropped = builder.dropped;
+      exchange.code = builder.timeline.errorCode;
+      exchange.chatId ??= builder.timeline.chatId;
+    });
+    return new Response(body, { status: response.status, headers: response.headers });
+  }
+
+  /** The exchanges that pass `filter`, newest first. */
+  list(filter: ExchangeFilter = {}): Exchange[] {
+    return this.#exchanges.filter((exchange) => matches(exchange, filter)).reverse();
+  }
+
+  /** The exchange with that id, while it is kept. */
+  get(id: number): Exchange | undefined {
+    return this.#exchanges.find((exchange) => exchange.id === id);
+  }
+
+  /** The streams that carried turn `turnId`, oldest first. */
+  streamsOf(turnId: number): StreamTimeline[] {
+    return this.#exchanges.flatMap((e) => (e.timeline?.turnId === turnId ? [e.timeline] : []));
+  }
+
+  /** Forgets every exchange. */
+  clear(): void {
+    this.#exchanges = [];
+  }
+
+  /** The headers as pairs: credentials and cookies hidden (an auth scheme kept), tokens scrubbed elsewhere. */
+  #headers(headers: Headers): Array<[string, string]> {
+    return [...headers].map(([name, value]) => [
+      name,
+      HIDDEN_HEADERS.has(name)
+        ? value.replace(/^([A-Za-z][\w-]*\s+)?.*$/s, (_all, scheme = '') => `${scheme}[hidden]`)
+        : this.#names.scrub(value),
+    ]);
+  }
+}
+
+/** A summary of `exchange`: what the table lists. */
+export function summaryOf(exchange: Exchange): ExchangeSummary {
+  const { url: _url, request: _request, response: _response, timeline: _timeline, ...summary } = exchange;
+  return summary;
+}
+
+const EMPTY: CapturedBody = { text: '', bytes: 0, truncated: false };
+
+function matches(exchange: Exchange, filter: ExchangeFilter): boolean {
+  if (filter.path !== undefined && !exchange.path.includes(filter.path)) return false;
+  if (filter.credential !== undefined && exchange.credentialId !== filter.credential) return false;
+  if (filter.chat !== undefined && !exchange.chatId?.includes(filter.chat)) return false;
+  if (filter.status !== undefined) {
+    const status = String(exchange.status);
+    if (filter.status.endsWith('xx') ? status[0] !== filter.status[0] : status !== filter.status)
+      return false;
+  }
+  return true;
+}
+
+function captured(bytes: Uint8Array, size: number, names: CredentialNames): CapturedBody {
+  const kept = bytes.subarray(0, BODY_CAP);
+  return { text: names.scrub(new TextDecoder().decode(kept)), bytes: size, truncated: size > kept.length };
+}
+
+/** Reads a copy of a body: the first `BODY_CAP` bytes are kept, the rest only counted. */
+async function capture(
+  body: ReadableStream<Uint8Array> | null,
+  names: CredentialNames,
+): Promise<CapturedBody> {
+  if (!body) return EMPTY;
+  const kept = new Uint8Array(BODY_CAP);
+  let length = 0;
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      kept.set(chunk.subarray(0, BODY_CAP - length), length);
+      length = Math.min(BODY_CAP, length + chunk.length);
+      size += chunk.length;
+    }
+  } catch {
+    // the client went away mid-body: what arrived is kept
+  }
+  return captured(kept.subarray(0, length), size, names);
+}
+
+function messageCode(body: CapturedBody): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(body.text);
+    const code =
+      typeof parsed === 'object' && parsed !== null
+        ? (parsed as Record<string, unknown>).message_code
+        : undefined;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return /"message_code"\s*:\s*"([^"]{1,100})"/.exec(body.text)?.[1];
+  }
+}
