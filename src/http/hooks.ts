@@ -19,7 +19,10 @@ export type AfterResponseHook = (state: {
   // biome-ignore lint/suspicious/noConfusingVoidType: a hook that only reads the response returns nothing.
 }) => Response | void | Promise<Response | void>;
 
-/** Runs before each retry the SDK makes, with what `onRetry` gets: the error, the attempt, the delay. */
+/**
+ * Runs before each retry the SDK makes, with what `onRetry` gets: the error, the attempt, the delay. What it
+ * returns is ignored.
+ */
 export type BeforeRetryHook = (state: RetryInfo) => void;
 
 /** Runs on each error of an HTTP exchange, before the SDK acts on it; a returned error replaces it. */
@@ -28,6 +31,10 @@ export type BeforeErrorHook = (state: { error: ConvoError }) => ConvoError | und
 /**
  * Integrator hooks, named as in ky. `beforeRequest` and `afterResponse` are ky's own and see every `Request`
  * and `Response` (the stream's too); `beforeRetry` and `beforeError` follow the SDK's retries and errors.
+ * They run inside the call's bounds: its `signal` and `timeout` end a hook still pending (`AbortError`,
+ * `TimeoutError`); a hook that throws, or returns what its type does not allow, fails the call with a
+ * `HookError` (never retried). `beforeRetry` and `beforeError` are synchronous: a promise they return is not
+ * awaited.
  */
 export interface Hooks {
   /** ky's `beforeRequest`: change the `Request` before it leaves (a tracing header), or answer it yourself. */
