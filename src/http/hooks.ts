@@ -78,7 +78,8 @@ export function kyHooks(hooks: Hooks | undefined, retryMarker: object): KyHooks 
           'afterResponse',
           () => hook(state),
           'a Response',
-          (value) => typeof value === 'object' && Object.getPrototypeOf(value) === retryMarker,
+          (value) =>
+            typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === retryMarker,
         ),
     ),
   };
@@ -200,7 +201,7 @@ function threw(hook: HookName, error: unknown): HookError {
 
 /** A value by its type, never its content (a hook's value may hold anything). */
 function describe(value: unknown): string {
-  if (value === null) return 'null';
+  if (value === null || value === undefined) return String(value);
   if (typeof value !== 'object') return `a ${typeof value}`;
   return `an object (${Object.prototype.toString.call(value).slice(8, -1)})`;
 }

@@ -238,6 +238,34 @@ describe('7: the issue cases', () => {
     }
   });
 
+  it('a beforeRequest or afterResponse returning null, or throwing a non-error: a HookError naming it', async () => {
+    const cases: Array<[keyof Hooks, () => unknown, string]> = [
+      [
+        'beforeRequest',
+        () => null,
+        'the beforeRequest hook returned null: it may return a Request, a Response or nothing',
+      ],
+      [
+        'afterResponse',
+        () => null,
+        'the afterResponse hook returned null: it may return a Response or nothing',
+      ],
+      [
+        'afterResponse',
+        () => new Request('https://api.test'),
+        'the afterResponse hook returned an object (Request): it may return a Response or nothing',
+      ],
+      ['beforeRequest', () => Promise.reject(undefined), 'the beforeRequest hook threw: undefined'],
+    ];
+    for (const [kind, hook, message] of cases) {
+      const { fetch } = fakeFetch(ok(skill()));
+      const client = new Client({ baseUrl: 'https://api.test', token: 't', fetch });
+      const error = await client.skills.get(1, { hooks: { [kind]: [hook] } }).catch((e: unknown) => e);
+      expect(error, message).toBeInstanceOf(HookError);
+      expect((error as HookError).message).toBe(message);
+    }
+  });
+
   it('a later beforeError sees the HookError of an earlier one, and may replace it', async () => {
     const { fetch } = fakeFetch(fail(404, 'api_v1_not_found'));
     const seen: string[] = [];
