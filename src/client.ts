@@ -4,13 +4,14 @@ import { readEnv } from './env.js';
 import { ValidationError } from './errors.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './http/body.js';
 import { checkHeader, checkHeaders } from './http/headers.js';
-import { type Hooks, withBeforeRetry } from './http/hooks.js';
+import { guardOnRetry, type Hooks, withBeforeRetry } from './http/hooks.js';
 import type { RetryInfo } from './http/policy-run.js';
 import { type Logger, Transport } from './http/transport.js';
 import { Actions } from './resources/actions.js';
 import { Chats } from './resources/chats.js';
 import { Skills } from './resources/skills.js';
 import { Turns } from './resources/turns.js';
+import { checkOption } from './validate.js';
 
 /** Options of `new Client()`. */
 export interface ClientOptions {
@@ -20,21 +21,24 @@ export interface ClientOptions {
   token?: string | undefined;
   /** A fetch to send requests with, such as `createMock().fetch`; default the global fetch. */
   fetch?: ((input: Request | URL | string, init?: RequestInit) => Promise<Response>) | undefined;
-  /** Milliseconds to wait for a response (default 60,000; synchronous turns wait longer). */
+  /** Milliseconds to wait for a response, 1 to 2^31-1 (default 60,000; synchronous turns wait longer). */
   timeout?: number | undefined;
-  /** Further attempts after the first, where the contract says repeating is safe (default 2). */
+  /** Further attempts after the first, where the contract says repeating is safe: 0 to 10 (default 2). */
   maxRetries?: number | undefined;
-  /** Backoff bounds between attempts, in ms (default 500 to 8,000). */
+  /** Backoff bounds between attempts, in ms, each 0 to 2^31-1 (default 500 to 8,000); `max` caps every wait. */
   retryDelay?: { min?: number | undefined; max?: number | undefined } | undefined;
   /** Called before each retry. */
   onRetry?: ((info: RetryInfo) => void) | undefined;
-  /** Longest `Retry-After` to honour, in ms (default 60,000): a server asking for longer gets the error at once. */
+  /**
+   * Longest `Retry-After` to honour, in ms, 0 to 2^31-1 (default 60,000): a server asking for longer gets the
+   * error at once.
+   */
   maxRetryAfter?: number | undefined;
   /** Headers sent with every request. */
   headers?: Record<string, string> | undefined;
   /** Where to log requests and recoveries; default the console at the level `CONVO_LOG` names, else none. */
   logger?: Logger | undefined;
-  /** Largest response body read, in bytes after decompression (default 32 MiB); past it `ResponseTooLargeError`. */
+  /** Largest response body read, in bytes after decompression, from 1 (default 32 MiB); past it `ResponseTooLargeError`. */
   maxResponseBytes?: number | undefined;
   /** Hooks run on every request (ky's `beforeRequest`, `afterResponse`; the SDK's `beforeRetry`, `beforeError`). */
   hooks?: Hooks | undefined;
@@ -71,9 +75,8 @@ export class Client {
     if (!token) throw configError('token', 'is required (or set CONVO_API_TOKEN)');
     checkHeader('token', 'authorization', token);
     checkHeaders('headers', options.headers);
+    checkNumbers(options);
     const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes < 1)
-      throw configError('maxResponseBytes', 'must be a positive integer');
     this.baseUrl = baseUrl;
     this.#options = options;
     const transport = new Transport({
@@ -90,7 +93,7 @@ export class Client {
         minDelayMs: options.retryDelay?.min ?? 500,
         maxDelayMs: options.retryDelay?.max ?? 8_000,
         maxRetryAfterMs: options.maxRetryAfter ?? 60_000,
-        onRetry: withBeforeRetry(options.onRetry, options.hooks?.beforeRetry),
+        onRetry: withBeforeRetry(guardOnRetry(options.onRetry), options.hooks?.beforeRetry),
       },
     });
     this.skills = new Skills(transport);
@@ -114,7 +117,8 @@ export class Client {
 }
 
 /**
- * `baseUrl` is the origin and any path prefix before `/api/v1`, which the SDK adds itself. A base URL that
+ * `baseUrl` is the origin and any path prefix before `/api/v1`, which the SDK adds itself, with no userinfo
+ * (`user:password@`: the token is the credential, and a URL is quoted in errors). A base URL that
  * already ends in `/api/v1` (as other SDKs' base URLs end in `/v1`) is refused with the value to pass, rather
  * than rewritten: what `client.baseUrl` and every error show is then exactly what is requested.
  */
@@ -122,12 +126,25 @@ function checkBaseUrl(baseUrl: string): void {
   const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
     throw configError('baseUrl', 'must be an absolute URL (http or https)');
+  // Not quoted: the URL holds a credential, which would then be in every error and log line.
+  if (url.username || url.password)
+    throw configError('baseUrl', 'must not hold a user name or password: pass the credential as token');
   const path = url.pathname.replace(/\/+$/, '');
   if (path.endsWith('/api/v1')) {
     url.pathname = path.slice(0, -'/api/v1'.length) || '/';
     const fixed = url.href.replace(/\/$/, '');
     throw configError('baseUrl', `must not end in /api/v1 (the client adds it): pass ${fixed}`);
   }
+}
+
+/** Every numeric option, in its range (`OPTION_RANGES`), before anything can be sent. */
+function checkNumbers(options: ClientOptions): void {
+  checkOption('timeout', options.timeout);
+  checkOption('maxRetries', options.maxRetries);
+  checkOption('retryDelay.min', options.retryDelay?.min);
+  checkOption('retryDelay.max', options.retryDelay?.max);
+  checkOption('maxRetryAfter', options.maxRetryAfter);
+  checkOption('maxResponseBytes', options.maxResponseBytes);
 }
 
 function configError(field: string, message: string): ValidationError {

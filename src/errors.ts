@@ -154,6 +154,24 @@ export class AbortError extends ConvoError {
   override name = 'AbortError';
 }
 
+/** Which integrator callback failed: one of the `hooks`, or the client's `onRetry`. */
+export type HookName = 'beforeRequest' | 'afterResponse' | 'beforeRetry' | 'onRetry' | 'beforeError';
+
+/**
+ * A hook (or `onRetry`) threw, or returned what it may not: `hook` names it, `cause` holds what it threw or
+ * returned. The SDK's own failure is never this; it is not retried.
+ */
+export class HookError extends ConvoError {
+  override name = 'HookError';
+  /** The hook that failed. */
+  readonly hook: HookName;
+
+  constructor(hook: HookName, message: string, cause: unknown) {
+    super(`the ${hook} hook ${message}`, { cause });
+    this.hook = hook;
+  }
+}
+
 /** One problem found in a request before it was sent. */
 export interface ValidationIssue {
   /** Dotted path of the field, such as `attachments.file_ids.0`. */

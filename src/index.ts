@@ -78,6 +78,8 @@ export {
   ConflictError,
   ConnectionError,
   ConvoError,
+  HookError,
+  type HookName,
   InternalServerError,
   NotFoundError,
   PermissionDeniedError,

@@ -13,3 +13,56 @@ export function checkInput<T>(schema: z.ZodMiniType<T>, value: unknown, prefix =
   }));
   throw new ValidationError([first!, ...rest]);
 }
+
+/** The longest delay a timer holds (about 24.8 days): past it a timer fires at once, with a warning. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** The range of a numeric option: a count (an integer), or a finite number of ms or bytes. */
+interface NumberRange {
+  min: number;
+  max: number;
+  unit: 'count' | 'ms' | 'bytes';
+}
+
+const count = (max: number): NumberRange => ({ min: 0, max, unit: 'count' });
+const ms = (min: number): NumberRange => ({ min, max: MAX_TIMER_MS, unit: 'ms' });
+
+/**
+ * Every numeric option of the client and of a call, with its range. A wait stops at `MAX_TIMER_MS`, so no
+ * timer ever overflows; every wait is also bounded by the call's `timeout`, which stops there too.
+ */
+export const OPTION_RANGES = {
+  timeout: ms(1),
+  maxRetries: count(10),
+  'retryDelay.min': ms(0),
+  'retryDelay.max': ms(0),
+  maxRetryAfter: ms(0),
+  maxResponseBytes: { min: 1, max: Number.MAX_SAFE_INTEGER, unit: 'bytes' },
+  idleTimeout: ms(1),
+  maxResumes: count(100),
+} satisfies Record<string, NumberRange>;
+
+/** A numeric option's name. */
+export type NumericOption = keyof typeof OPTION_RANGES;
+
+/**
+ * Throws a `ValidationError` naming `option` (its `limit` the bound crossed) unless `value` is absent or a
+ * number in the option's range: an integer for counts and bytes, a finite number of ms for waits.
+ */
+export function checkOption(option: NumericOption, value: unknown): void {
+  if (value === undefined) return;
+  const { min, max, unit } = OPTION_RANGES[option];
+  const whole = unit !== 'ms';
+  if (
+    typeof value === 'number' &&
+    (whole ? Number.isInteger(value) : Number.isFinite(value)) &&
+    value >= min &&
+    value <= max
+  )
+    return;
+  const what =
+    unit === 'count' ? 'an integer' : unit === 'ms' ? 'a finite number of ms' : 'an integer number of bytes';
+  const message = `must be ${what} from ${min} to ${max}`;
+  const limit = typeof value !== 'number' ? undefined : value > max ? max : value < min ? min : undefined;
+  throw new ValidationError([{ field: option, message, ...(limit === undefined ? {} : { limit }) }]);
+}

@@ -1,4 +1,4 @@
-import type { ConvoError } from '../errors.js';
+import { ConvoError, HookError, type HookName } from '../errors.js';
 import type { RetryInfo } from './policy-run.js';
 
 /**
@@ -19,7 +19,10 @@ export type AfterResponseHook = (state: {
   // biome-ignore lint/suspicious/noConfusingVoidType: a hook that only reads the response returns nothing.
 }) => Response | void | Promise<Response | void>;
 
-/** Runs before each retry the SDK makes, with what `onRetry` gets: the error, the attempt, the delay. */
+/**
+ * Runs before each retry the SDK makes, with what `onRetry` gets: the error, the attempt, the delay. What it
+ * returns is ignored.
+ */
 export type BeforeRetryHook = (state: RetryInfo) => void;
 
 /** Runs on each error of an HTTP exchange, before the SDK acts on it; a returned error replaces it. */
@@ -28,6 +31,10 @@ export type BeforeErrorHook = (state: { error: ConvoError }) => ConvoError | und
 /**
  * Integrator hooks, named as in ky. `beforeRequest` and `afterResponse` are ky's own and see every `Request`
  * and `Response` (the stream's too); `beforeRetry` and `beforeError` follow the SDK's retries and errors.
+ * They run inside the call's bounds: its `signal` and `timeout` end a hook still pending (`AbortError`,
+ * `TimeoutError`); a hook that throws, or returns what its type does not allow, fails the call with a
+ * `HookError` (never retried). `beforeRetry` and `beforeError` are synchronous: a promise they return is not
+ * awaited.
  */
 export interface Hooks {
   /** ky's `beforeRequest`: change the `Request` before it leaves (a tracing header), or answer it yourself. */
@@ -40,21 +47,166 @@ export interface Hooks {
   beforeError?: BeforeErrorHook[] | undefined;
 }
 
-/** `onRetry` followed by the `beforeRetry` hooks, as one callback. */
-export function withBeforeRetry(
-  onRetry: ((info: RetryInfo) => void) | undefined,
-  hooks: BeforeRetryHook[] | undefined,
-): ((info: RetryInfo) => void) | undefined {
-  if (!hooks?.length) return onRetry;
-  return (info) => {
-    onRetry?.(info);
-    for (const hook of hooks) hook(info);
+/** ky's hooks as the transport hands them over: each guarded (`kyHooks`). */
+export interface KyHooks {
+  beforeRequest: BeforeRequestHook[];
+  afterResponse: AfterResponseHook[];
+}
+
+/**
+ * The `beforeRequest` and `afterResponse` hooks of `hooks` as ky runs them, or `undefined` when there are
+ * none: what a hook throws, or returns but may not (anything but a `Request`, a `Response`, nothing, or
+ * for `afterResponse` ky's own `ky.retry()`, whose prototype is `retryMarker`), becomes a `HookError`.
+ */
+export function kyHooks(hooks: Hooks | undefined, retryMarker: object): KyHooks | undefined {
+  const before = hooks?.beforeRequest ?? [];
+  const after = hooks?.afterResponse ?? [];
+  if (!before.length && !after.length) return undefined;
+  return {
+    beforeRequest: before.map(
+      (hook) => (state) =>
+        guarded(
+          'beforeRequest',
+          () => hook(state),
+          'a Request, a Response',
+          (value) => value instanceof Request,
+        ),
+    ),
+    afterResponse: after.map(
+      (hook) => (state) =>
+        guarded(
+          'afterResponse',
+          () => hook(state),
+          'a Response',
+          (value) =>
+            typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === retryMarker,
+        ),
+    ),
   };
 }
 
-/** `error` passed through the `beforeError` hooks. */
+/** Runs an async hook: a throw, or a returned value neither a `Response`, nothing nor `also`, is a `HookError`. */
+async function guarded<T>(
+  hook: HookName,
+  run: () => T | Promise<T>,
+  allowed: string,
+  also: (value: unknown) => boolean,
+): Promise<T> {
+  let result: T;
+  try {
+    result = await run();
+  } catch (error) {
+    throw threw(hook, error);
+  }
+  if (result === undefined || result instanceof Response || also(result)) return result;
+  throw new HookError(hook, `returned ${describe(result)}: it may return ${allowed} or nothing`, result);
+}
+
+/** The client's `onRetry` as the SDK calls it: what it throws is a `HookError`, what it returns ignored. */
+export function guardOnRetry(
+  onRetry: ((info: RetryInfo) => void) | undefined,
+): ((info: RetryInfo) => void) | undefined {
+  return onRetry && ((info) => runSync('onRetry', onRetry, info));
+}
+
+/** `first` (already guarded) followed by the `beforeRetry` hooks, as one callback. */
+export function withBeforeRetry(
+  first: ((info: RetryInfo) => void) | undefined,
+  hooks: BeforeRetryHook[] | undefined,
+): ((info: RetryInfo) => void) | undefined {
+  if (!hooks?.length) return first;
+  return (info) => {
+    first?.(info);
+    for (const hook of hooks) runSync('beforeRetry', hook, info);
+  };
+}
+
+/**
+ * Runs a synchronous callback: what it throws is a `HookError`. A promise it returns is not awaited (the
+ * retry goes on), and its rejection is dropped rather than left unhandled.
+ */
+function runSync(hook: HookName, run: (info: RetryInfo) => unknown, info: RetryInfo): void {
+  let result: unknown;
+  try {
+    result = run(info);
+  } catch (error) {
+    throw threw(hook, error);
+  }
+  settleQuietly(result);
+}
+
+/**
+ * `error` passed through the `beforeError` hooks. A hook that throws, or returns anything but a `ConvoError`
+ * or nothing, replaces the error with a `HookError` (what it threw or returned as `cause`), which the next
+ * hook sees: a call still fails with a `ConvoError`.
+ */
 export function runBeforeError(error: ConvoError, hooks: BeforeErrorHook[] | undefined): ConvoError {
   let current = error;
-  for (const hook of hooks ?? []) current = hook({ error: current }) ?? current;
+  for (const hook of hooks ?? []) {
+    let result: unknown;
+    try {
+      result = hook({ error: current });
+    } catch (thrown) {
+      current = threw('beforeError', thrown);
+      continue;
+    }
+    if (result === undefined || result instanceof ConvoError) {
+      current = result ?? current;
+      continue;
+    }
+    settleQuietly(result);
+    current = new HookError(
+      'beforeError',
+      `returned ${describe(result)}: it may return a ConvoError or nothing`,
+      result,
+    );
+  }
   return current;
+}
+
+/**
+ * `work` (an exchange through ky, hooks included), or the signal's reason as soon as it aborts: ky does not
+ * watch the signal while a hook runs. What `work` gives after that is dropped, a `Response`'s body cancelled.
+ */
+export function withinSignal<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      reject(signal.reason);
+      work.then(
+        (late) => {
+          if (late instanceof Response) late.body?.cancel().catch(() => {});
+        },
+        () => {},
+      );
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function threw(hook: HookName, error: unknown): HookError {
+  const reason = error instanceof Error ? error.message : describe(error);
+  return new HookError(hook, `threw: ${reason.slice(0, 200)}`, error);
+}
+
+/** A value by its type, never its content (a hook's value may hold anything). */
+function describe(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (typeof value !== 'object') return `a ${typeof value}`;
+  return `an object (${Object.prototype.toString.call(value).slice(8, -1)})`;
+}
+
+/** Drops the rejection of a promise nobody awaits. */
+function settleQuietly(value: unknown): void {
+  if (value instanceof Promise) value.catch(() => {});
 }

@@ -1,5 +1,6 @@
 import pRetry from 'p-retry';
 import { AbortError, ApiError, type ConvoError } from '../errors.js';
+import { MAX_TIMER_MS } from '../validate.js';
 import { type OperationKind, reactionTo } from './policy.js';
 
 /** What `onRetry` is told before each new attempt. */
@@ -36,9 +37,6 @@ export interface RetryScope {
   /** No wait ends after this (epoch ms): an interaction's deadline, the end of polling a running turn. */
   deadline?: number | undefined;
 }
-
-/** The longest delay a timer holds; past it Node fires at once with a TimeoutOverflowWarning. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** The one backoff: exponential from `minDelayMs`, up to twice that with jitter, never above `maxDelayMs`. */
 export function backoff(

@@ -2,10 +2,11 @@ import type { KyInstance, Options as KyOptions } from 'ky';
 import type * as z from 'zod/mini';
 import { EnvelopeSchema, type Meta } from '../contract/envelope.js';
 import { ConvoError, RedirectError, ValidationError } from '../errors.js';
+import { checkOption } from '../validate.js';
 import { readText } from './body.js';
 import { apiFailure, fetchFailure, schemaFailure } from './errors.js';
 import { checkHeader, checkHeaders } from './headers.js';
-import { type Hooks, runBeforeError, withBeforeRetry } from './hooks.js';
+import { type Hooks, type KyHooks, kyHooks, runBeforeError, withBeforeRetry, withinSignal } from './hooks.js';
 import { hotSchema } from './hot-schema.js';
 import type { OperationKind } from './policy.js';
 import { type RetrySettings, retrying } from './policy-run.js';
@@ -26,17 +27,17 @@ export interface Logger {
 export interface RequestOptions {
   /** Aborts the request (an `AbortError` is thrown). */
   signal?: AbortSignal | undefined;
-  /** Milliseconds to wait for the response; overrides the client's `timeout`. */
+  /** Milliseconds to wait for the response, 1 to 2^31-1; overrides the client's `timeout`. */
   timeout?: number | undefined;
   /** Extra headers for this request. */
   headers?: Record<string, string> | undefined;
-  /** Further attempts after the first, where the contract allows one; overrides the client's `maxRetries`. */
+  /** Further attempts after the first, where the contract allows one, 0 to 10; overrides the client's `maxRetries`. */
   maxRetries?: number | undefined;
-  /** Largest response body read, in decoded bytes; overrides the client's `maxResponseBytes`. */
+  /** Largest response body read, in decoded bytes, from 1; overrides the client's `maxResponseBytes`. */
   maxResponseBytes?: number | undefined;
   /** Hooks of this request, run after the client's. */
   hooks?: Hooks | undefined;
-  /** Longest `Retry-After` to honour, in ms; overrides the client's `maxRetryAfter`. */
+  /** Longest `Retry-After` to honour, in ms, 0 to 2^31-1; overrides the client's `maxRetryAfter`. */
   maxRetryAfter?: number | undefined;
 }
 
@@ -97,6 +98,10 @@ export class Transport {
   readonly #href: string;
   /** The client's ky instance, built once, with the first request. */
   #ky: KyInstance | undefined;
+  /** Whether the client has ky hooks (`beforeRequest`, `afterResponse`), which ky runs without the signal. */
+  #hooked = false;
+  /** The prototype of what ky's `ky.retry()` returns: the one other value an `afterResponse` hook may return. */
+  #retryMarker: object = {};
   /** Whether any call succeeded: until one did, a 404 says which URL it tried (a wrong `baseUrl` is likely). */
   #reached = false;
   /** The client's retry settings as a call without overrides uses them: built once, off the hot path. */
@@ -111,7 +116,7 @@ export class Transport {
   }
 
   /** Sends `call`, repeating it where its rule allows, and returns its validated result. */
-  request<T>(call: Call<T>): Promise<Result<T>> {
+  async request<T>(call: Call<T>): Promise<Result<T>> {
     const attempt = (n: number) => this.attempt(call, n);
     return retrying(attempt, {
       kind: call.kind,
@@ -127,17 +132,22 @@ export class Transport {
 
   /**
    * The client's retry settings, with a request's own `maxRetries`, `maxRetryAfter`, `timeout` and
-   * `beforeRetry` hooks applied.
+   * `beforeRetry` hooks applied. Every call asks for them before it sends anything, so this is where a
+   * request's numeric options are checked: one out of its range throws a `ValidationError`.
    */
   retrySettings(options: RequestOptions | undefined): RetrySettings {
     const retry = this.#retry;
-    const hooks = options?.hooks?.beforeRetry;
+    if (!options) return retry;
+    checkOption('timeout', options.timeout);
+    checkOption('maxRetries', options.maxRetries);
+    checkOption('maxRetryAfter', options.maxRetryAfter);
+    checkOption('maxResponseBytes', options.maxResponseBytes);
+    const hooks = options.hooks?.beforeRetry;
     if (
-      !options ||
-      (options.maxRetries === undefined &&
-        options.maxRetryAfter === undefined &&
-        options.timeout === undefined &&
-        !hooks?.length)
+      options.maxRetries === undefined &&
+      options.maxRetryAfter === undefined &&
+      options.timeout === undefined &&
+      !hooks?.length
     )
       return retry;
     return {
@@ -203,22 +213,22 @@ export class Transport {
       });
     });
     const { default: ky } = await loadKy;
+    this.#retryMarker = Object.getPrototypeOf(ky.retry()) as object;
     const settings = this.#settings;
     const headers = new Headers(settings.headers);
     headers.set('authorization', `Bearer ${settings.token}`);
     headers.set('accept', 'application/json');
-    const hooks = settings.hooks;
+    const hooks = kyHooks(settings.hooks, this.#retryMarker);
+    this.#hooked = hooks !== undefined;
     const fetch = settings.fetch;
     this.#ky ??= ky.create({
       headers,
-      retry: hooks?.afterResponse?.length ? HOOK_RETRY : 0,
+      retry: hooks?.afterResponse.length ? HOOK_RETRY : 0,
       throwHttpErrors: false,
       timeout: false,
       redirect: 'manual',
       // Only when there are some: ky merges the defaults into each call's options, hooks included.
-      ...(hooks?.beforeRequest || hooks?.afterResponse
-        ? { hooks: { beforeRequest: hooks.beforeRequest ?? [], afterResponse: hooks.afterResponse ?? [] } }
-        : {}),
+      ...(hooks ? { hooks } : {}),
       // Called as a plain function (ky calls it as a method), so that a detached `window.fetch` works.
       ...(fetch ? { fetch: (input: Request | URL | string, init?: RequestInit) => fetch(input, init) } : {}),
     });
@@ -265,19 +275,22 @@ export class Transport {
     const init: KyOptions = { method: call.method, signal };
     if (headers) init.headers = headers;
     if (body !== undefined) init.body = body;
-    const hooks = options.hooks;
-    if (hooks?.beforeRequest || hooks?.afterResponse) {
-      init.hooks = { beforeRequest: hooks.beforeRequest ?? [], afterResponse: hooks.afterResponse ?? [] };
-      if (hooks.afterResponse?.length) init.retry = HOOK_RETRY;
+    const hooks: KyHooks | undefined = kyHooks(options.hooks, this.#retryMarker);
+    if (hooks) {
+      init.hooks = hooks;
+      if (hooks.afterResponse.length) init.retry = HOOK_RETRY;
     }
     // A `beforeRequest` hook may hand ky another Request, body included: that one goes out as it is.
-    if (!this.#settings.hooks?.beforeRequest?.length && !hooks?.beforeRequest?.length)
+    if (!this.#settings.hooks?.beforeRequest?.length && !hooks?.beforeRequest.length)
       init.fetch = unpacked(this.#settings.fetch, body);
     const started = performance.now();
     try {
       options.signal?.throwIfAborted();
       const url = this.#href + call.path + (call.query ? queryString(call.query) : '');
-      const response = await send(url, init);
+      // ky awaits a hook without watching the signal: the call's own bounds are applied here.
+      const response = await (this.#hooked || hooks
+        ? withinSignal(send(url, init), signal)
+        : send(url, init));
       // An injected fetch (or a hook) may hand back anything.
       if (!(response instanceof Response))
         throw new TypeError('the fetch resolved to something not a Response');

@@ -1,5 +1,6 @@
 import { createParser } from 'eventsource-parser';
 import { AbortError, ConnectionError } from '../errors.js';
+import { checkOption } from '../validate.js';
 import { StreamBreak } from './errors.js';
 
 /** One server-sent event as it came: its name (default `message`) and its raw data. */
@@ -24,14 +25,17 @@ export const MAX_EVENT_CHARS = 16 * 1024 * 1024;
  * one async step per chunk rather than per event, which was most of the cost of a small event. Ends when
  * the body ends. Throws `StreamBreak` when no event arrives for `idleMs` (bytes that make no event, such
  * as comments trickled by a dead upstream, do not keep it alive), when an event grows past
- * `MAX_EVENT_CHARS`, or when the read fails; `AbortError` when the signal aborts. The signal is tied to the
- * body reader here because a fetch made with a Request object can lose its abort after a GC.
+ * `MAX_EVENT_CHARS`, or when the read fails; `AbortError` when the signal aborts; `ValidationError` when
+ * `idleMs` is not 1 to 2^31-1 (the `idleTimeout` option). The signal is tied to the body reader here
+ * because a fetch made with a Request object can lose its abort after a GC.
  */
 export async function* readEvents(
   body: ReadableStream<Uint8Array>,
   options: ReadOptions,
 ): AsyncGenerator<RawEvent[]> {
   const { idleMs, signal } = options;
+  // Every reader's idle timer (a relay's too) gets a delay it can hold.
+  checkOption('idleTimeout', idleMs);
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let queue: RawEvent[] = [];

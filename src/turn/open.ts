@@ -6,6 +6,7 @@ import type { RequestOptions, Transport } from '../http/transport.js';
 import type { AnswerSender } from '../interactions/interaction.js';
 import { type Interaction, toInteraction } from '../interactions/kinds.js';
 import { StreamState } from '../stream/map.js';
+import { checkOption } from '../validate.js';
 import { TurnCall } from './call.js';
 import { httpTurnEvents } from './connect.js';
 import type { RunHandlers } from './run.js';
@@ -20,11 +21,11 @@ export interface TurnOptions extends RequestOptions {
 /** Options of a streamed turn. */
 export interface StreamOptions extends TurnOptions {
   /**
-   * No event (not even a ping) for this long means the connection is dead (default 45,000 ms: 3 pings).
-   * Bytes that make no event (comments, junk) do not count.
+   * No event (not even a ping) for this long means the connection is dead: 1 to 2^31-1 ms (default 45,000
+   * ms: 3 pings). Bytes that make no event (comments, junk) do not count.
    */
   idleTimeout?: number | undefined;
-  /** How many times a broken stream is re-opened with its key before giving up (default 5). */
+  /** How many times a broken stream is re-opened with its key before giving up: 0 to 100 (default 5). */
   maxResumes?: number | undefined;
   /** Yield `ping` events too (default false). */
   pings?: boolean | undefined;
@@ -83,20 +84,24 @@ export function openTurnStream(
   };
   const watched = options.cancelOnAbort ? options.signal : undefined;
   watched?.addEventListener('abort', onAbort, { once: true });
-  const state = new StreamState<Interaction>({
-    pings: options.pings ?? false,
-    logger,
-    interaction: (raw) =>
-      toInteraction(raw, {
-        answer: setup.answer,
-        chatId: call.chatId,
-        receivedAt: Date.now(),
-        validate: setup.validate,
-      }),
-    rereads: transport.retrySettings(options).maxRetries,
-  });
-  const events = afterCheck(() =>
-    httpTurnEvents(
+  const events = afterCheck(() => {
+    checkOption('idleTimeout', options.idleTimeout);
+    checkOption('maxResumes', options.maxResumes);
+    // Checks the request's own numeric options too.
+    const { maxRetries } = transport.retrySettings(options);
+    const state = new StreamState<Interaction>({
+      pings: options.pings ?? false,
+      logger,
+      interaction: (raw) =>
+        toInteraction(raw, {
+          answer: setup.answer,
+          chatId: call.chatId,
+          receivedAt: Date.now(),
+          validate: setup.validate,
+        }),
+      rereads: maxRetries,
+    });
+    return httpTurnEvents(
       {
         transport,
         ...setup.request(),
@@ -108,8 +113,8 @@ export function openTurnStream(
         logger,
       },
       state,
-    ),
-  );
+    );
+  });
   return new TurnStream(events, call, {
     abort: (reason) => controller.abort(reason),
     cancel,

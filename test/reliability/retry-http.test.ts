@@ -76,7 +76,7 @@ describe('429 and Retry-After over loopback HTTP', () => {
           n === 1
             ? json(response, 503, outage, { 'retry-after': value })
             : json(response, 200, success(skill()));
-        const { client, seen } = await serve(script, { maxRetryAfter: Number.POSITIVE_INFINITY });
+        const { client, seen } = await serve(script, { maxRetryAfter: 2 ** 31 - 1 });
         const result = await client.skills.get(1).then(
           () => 'retried',
           (error: unknown) => (error as ApiError).retryAfterMs,
