@@ -116,6 +116,18 @@ describe('7.5 an answer whose resend finds the interaction no longer pending', (
     expect(requests).toHaveLength(3);
   });
 
+  it('7.5 with a logger that has no warn, the unknown outcome is still an AnswerOutcomeUnknownError', async () => {
+    const { fetch } = fakeFetch(new TypeError('fetch failed'), notPending());
+    const quiet = new Client({
+      baseUrl: 'https://a.test',
+      token: 't',
+      fetch,
+      retryDelay: { min: 1, max: 2 },
+      logger: { debug: () => {} },
+    });
+    expect(await failure(quiet.actions.approveTool(CHAT, body))).toBeInstanceOf(AnswerOutcomeUnknownError);
+  });
+
   it('7.5 a lost send whose resend succeeds resolves as the service says', async () => {
     const { fetch } = fakeFetch(new TypeError('fetch failed'), ok({ action_id: 'act_1', state: 'resolved' }));
     expect(await client(fetch).actions.approveTool(CHAT, body)).toEqual({
