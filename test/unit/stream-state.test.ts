@@ -141,6 +141,19 @@ describe('a re-opened stream shows each event once', () => {
   });
 });
 
+describe('off-schema events across connections', () => {
+  it('6 a replay that lacks an off-schema event shown before still passes on its new one', async () => {
+    const { events } = await read([
+      [START, ['message.step', { steps: 'first' }]],
+      [START, ['message.step', { steps: 'second' }], DONE],
+    ]);
+    expect(events.flatMap((e) => (e.type === 'off_schema' ? [e.data] : []))).toEqual([
+      { steps: 'first' },
+      { steps: 'second' },
+    ]);
+  });
+});
+
 describe('terminal events', () => {
   it.each(['message.completed', 'message.cancelled', 'message.error'])(
     '6 an off-schema %s ends the stream with UnreadableTerminalError',
