@@ -202,9 +202,10 @@ describe('7.5, 3.3 the turn is cancelled while the answer is lost (in-process mo
         await c().turns.cancel(chatId);
       }
     });
+    // The applied answer lets the turn go on, slowly enough (500 ms a delta) for the cancel to land first.
     mock.faults.add({ route: 'answer', drop: 'before-response' });
     const { interaction, rest } = await nextInteraction(
-      client.turns.stream(chatId, { content: 'q [[mock:tool_approval]]' }),
+      client.turns.stream(chatId, { content: 'q [[mock:tool_approval]] [[mock:slow ms=500]]' }),
     );
     expect(await failure(interaction.approveAll())).toBeInstanceOf(AnswerOutcomeUnknownError);
     expect((await rest()).at(-1)).toBe('cancelled');
