@@ -1,4 +1,5 @@
-// Mutation testing of the retry policy, the error mapping, the fold and the delta decoding:
+// Mutation testing of the retry policy, the error mapping, the fold, the delta decoding, the stream's
+// mapping and re-opening, pagination and the answer endpoints:
 // `npm run test:mutation`, or one file: `npm run test:mutation -- --mutate src/http/policy.ts`.
 // Slow (minutes per file) and not part of `npm test`; the figures are in RELIABILITY.md.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
@@ -14,6 +15,10 @@ export default {
     'src/http/errors.ts',
     'src/stream/fold.ts',
     'src/stream/delta.ts',
+    'src/stream/map.ts',
+    'src/http/page.ts',
+    'src/turn/connect.ts',
+    'src/resources/actions.ts',
   ],
   coverageAnalysis: 'perTest',
   concurrency: 2,

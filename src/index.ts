@@ -104,7 +104,11 @@ export { Page, PagePromise } from './http/page.js';
 export type { RetryInfo } from './http/policy-run.js';
 export type { Logger, RequestOptions } from './http/transport.js';
 export type { ClassifiedPayload } from './interactions/classify.js';
-export { BaseInteraction, InteractionExpiredError } from './interactions/interaction.js';
+export {
+  AnswerOutcomeUnknownError,
+  BaseInteraction,
+  InteractionExpiredError,
+} from './interactions/interaction.js';
 export {
   AuthRequired,
   Elicitation,

@@ -2,6 +2,13 @@ import type { Meta } from '../contract/envelope.js';
 import { ResponseValidationError } from '../errors.js';
 import type { WithResponse } from './api-promise.js';
 
+/**
+ * The most pages one iteration (`for await`, `iterPages()`) loads, the one it starts from included: past
+ * it, a list that still says more follow fails with a `ResponseValidationError` rather than page on
+ * without end (10,000 pages: 500,000 items at the default size, 2,000,000 at the largest).
+ */
+const MAX_PAGES = 10_000;
+
 /** One page of a list, async-iterable over every item of this page and the ones after it. */
 export class Page<T> implements AsyncIterable<T> {
   /** The items of this page. */
@@ -14,16 +21,25 @@ export class Page<T> implements AsyncIterable<T> {
   readonly total: number;
   readonly #load: (page: number) => Promise<Page<T>>;
 
-  constructor(items: T[], meta: Meta, load: (page: number) => Promise<Page<T>>) {
+  /**
+   * @internal Lists make pages. `requested` is the page number asked for: a `meta` that names another
+   * page, a size below 1 or a negative total breaks the contract, and paging on could loop.
+   */
+  constructor(items: T[], meta: Meta, load: (page: number) => Promise<Page<T>>, requested: number) {
     const { page, size, total } = meta;
-    if (page === undefined || size === undefined || total === undefined) {
-      const missing = page === undefined ? 'page' : size === undefined ? 'size' : 'total';
-      throw new ResponseValidationError('a list must carry page, size and total', {
-        path: `meta.${missing}`,
+    const wrong = (path: string, message: string) =>
+      new ResponseValidationError(message, {
+        path: `meta.${path}`,
         body: { data: items, meta },
         status: 200,
       });
+    if (page === undefined || size === undefined || total === undefined) {
+      const missing = page === undefined ? 'page' : size === undefined ? 'size' : 'total';
+      throw wrong(missing, 'a list must carry page, size and total');
     }
+    if (page !== requested) throw wrong('page', `page ${requested} was asked for, page ${page} came`);
+    if (size < 1) throw wrong('size', `a page size must be 1 or more, got ${size}`);
+    if (total < 0) throw wrong('total', `a total must be 0 or more, got ${total}`);
     this.items = items;
     this.page = page;
     this.size = size;
@@ -31,22 +47,30 @@ export class Page<T> implements AsyncIterable<T> {
     this.#load = load;
   }
 
-  /** Whether another page follows this one. */
+  /** Whether another page follows this one: this one is not empty, and `total` says items remain. */
   hasNextPage(): boolean {
     return this.items.length > 0 && this.page * this.size < this.total;
   }
 
-  /** Loads the next page; check `hasNextPage()` first. */
+  /**
+   * Loads the next page; check `hasNextPage()` first. Rejects with a `ResponseValidationError` when the
+   * response is not that page (or has a size below 1).
+   */
   nextPage(): Promise<Page<T>> {
     return this.#load(this.page + 1);
   }
 
-  /** This page, then each following one, loaded as the loop asks for it: `for await (const page of first.iterPages())`. */
+  /**
+   * This page, then each following one, loaded as the loop asks for it: `for await (const page of
+   * first.iterPages())`. It ends after an empty page or the last one `total` allows, and loads at most
+   * `MAX_PAGES` pages.
+   */
   async *iterPages(): AsyncGenerator<Page<T>, void, undefined> {
     let current: Page<T> = this;
-    for (;;) {
+    for (let loaded = 1; ; loaded++) {
       yield current;
       if (!current.hasNextPage()) return;
+      if (loaded >= MAX_PAGES) throw tooMany(current);
       current = await current.nextPage();
     }
   }
@@ -55,6 +79,17 @@ export class Page<T> implements AsyncIterable<T> {
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
     for await (const page of this.iterPages()) yield* page.items;
   }
+}
+
+function tooMany(last: Page<unknown>): ResponseValidationError {
+  return new ResponseValidationError(
+    `the list says more than ${MAX_PAGES} pages (total ${last.total}, size ${last.size}): iteration stopped at page ${last.page}; page on with nextPage() to read further`,
+    {
+      path: 'meta.total',
+      body: { meta: { page: last.page, size: last.size, total: last.total } },
+      status: 200,
+    },
+  );
 }
 
 /**

@@ -15,11 +15,12 @@ import {
   type RespondPlanBody,
   RespondPlanSchema,
 } from '../contract/interactions.js';
-import { ApiError, ConnectionError, TimeoutError } from '../errors.js';
+import { ApiError } from '../errors.js';
 import type { ApiPromise } from '../http/api-promise.js';
+import { answerMayHaveApplied } from '../http/policy.js';
 import { retrying } from '../http/policy-run.js';
 import type { RequestOptions, Result } from '../http/transport.js';
-import type { AnswerEndpoint } from '../interactions/interaction.js';
+import { type AnswerEndpoint, AnswerOutcomeUnknownError } from '../interactions/interaction.js';
 import { checkInput } from '../validate.js';
 import { chatPath } from './chats.js';
 import { Resource } from './resource.js';
@@ -76,9 +77,9 @@ export class Actions extends Resource {
 
   /**
    * @internal Sends an answer, repeating what 7.5 allows but never after `until` (the interaction's
-   * deadline). An interaction resolves once (3.3): when the SDK resent an answer whose response was lost,
-   * a 409 `api_v1_action_not_pending` to the resend means the lost send most likely applied, so it
-   * resolves as that send would have.
+   * deadline). A 409 `api_v1_action_not_pending` to a resend of a send that got no response cannot say
+   * whether that send applied (7.5: "already resolved, another request claimed it first, or outcome
+   * unknown"): it is an `AnswerOutcomeUnknownError`, never a success.
    */
   answer(
     chatId: string,
@@ -98,16 +99,18 @@ export class Actions extends Resource {
         kind: 'answer',
         options,
       } as const;
-      let lost = false;
+      /** The error of the first send that got no response: it may have applied. */
+      let lost: { error: unknown } | undefined;
       const send = async (attempt: number): Promise<Result<ActionResult>> => {
         try {
           return await this.transport.attempt(call, attempt);
         } catch (error) {
           if (lost && error instanceof ApiError && error.is('api_v1_action_not_pending')) {
-            this.transport.logger?.warn?.('the lost answer applied: its resend found it resolved', { path });
-            return resolvedByLostSend((body as { action_id: string }).action_id, error);
+            this.transport.logger?.warn?.('the outcome of an answer is unknown: its send was lost', { path });
+            throw new AnswerOutcomeUnknownError(error, lost.error);
           }
-          lost ||= error instanceof ConnectionError || error instanceof TimeoutError;
+          // Of the failures that may have applied, only these are resent: no response came back.
+          if (!lost && answerMayHaveApplied(error)) lost = { error };
           throw error;
         }
       };
@@ -119,16 +122,4 @@ export class Actions extends Resource {
       });
     });
   }
-}
-
-/**
- * The result of an answer whose lost send applied, as the resend learned it: the interaction is resolved.
- * Its raw response is the resend's 409 (body already read), with that response's request id.
- */
-function resolvedByLostSend(actionId: string, conflict: ApiError): Result<ActionResult> {
-  return {
-    data: { action_id: actionId, state: 'resolved' },
-    meta: { request_id: conflict.requestId ?? '' },
-    response: new Response(null, { status: conflict.status, headers: conflict.headers }),
-  };
 }

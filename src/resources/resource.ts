@@ -37,7 +37,7 @@ export abstract class Resource {
         options,
       });
       const load = async (next: number): Promise<Page<T>> => (await fetch(target, next)).data;
-      return { data: new Page(data, meta, load), response, requestId: meta.request_id };
+      return { data: new Page(data, meta, load, page), response, requestId: meta.request_id };
     };
     return new PagePromise(async () => {
       checkInput(querySchema, query);

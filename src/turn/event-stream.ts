@@ -101,7 +101,7 @@ export abstract class EventStream<I extends Relayable> implements AsyncIterable<
       failed: (error) => {
         const located = this.locate(error);
         this.#settle.reject(located);
-        this.finished();
+        this.finished(false);
         this.#emit('error', located);
       },
     });
@@ -166,8 +166,8 @@ export abstract class EventStream<I extends Relayable> implements AsyncIterable<
   protected abstract locate(error: unknown): unknown;
   /** Reading began. */
   protected started(): void {}
-  /** Reading ended, before the terminal event or after it. */
-  protected finished(): void {}
+  /** Reading ended: with `terminal` true at the terminal event, otherwise before it (a failure, an abort). */
+  protected finished(_terminal: boolean): void {}
   /** The turn began (`message.start`). */
   protected began(_messageId: number): void {}
 
@@ -184,10 +184,10 @@ export abstract class EventStream<I extends Relayable> implements AsyncIterable<
       case 'completed':
       case 'cancelled':
         this.#text = event.turn.content;
-        this.finished();
+        this.finished(true);
         break;
       case 'error':
-        this.finished();
+        this.finished(true);
         break;
     }
     // Without callbacks (the common case) an event costs no lookups and no argument lists.

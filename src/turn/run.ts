@@ -47,7 +47,7 @@ export interface RunHandlers {
  * Reads `stream` to its end, answering each interaction through its handler. A handler that throws (or an
  * answer the service refuses) cancels the turn cleanly: the stream is read to its `cancelled` end, then the
  * error is thrown. An answer that may have been applied is not a reason to cancel: the stream says what the
- * turn did (see `answerMayHaveApplied` in the retry policy).
+ * turn did (see `answerMayHaveApplied` in the retry policy; an `AnswerOutcomeUnknownError` is one).
  */
 export async function runTurn(
   stream: TurnStream,

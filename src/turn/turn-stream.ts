@@ -38,7 +38,10 @@ export class TurnStream extends EventStream<Interaction> {
   #pendingCancel:
     | { promise: Promise<CancelResult>; resolve: (result: Promise<CancelResult>) => void }
     | undefined;
+  /** Reading ended, at the terminal event or before it. */
   #over = false;
+  /** The terminal event was read: the turn this stream sent is over, and nothing of it is left to cancel. */
+  #turnOver = false;
 
   /** @internal Use `client.turns.stream()`. */
   constructor(
@@ -67,9 +70,12 @@ export class TurnStream extends EventStream<Interaction> {
    * Asks the service to cancel the turn; the stream then ends with a `cancelled` event. Called before the
    * turn started (before `message.start` was read), it is sent as soon as the turn starts; it resolves
    * `{ cancelled: false }` when the stream ends without the turn having started. This ends the whole turn
-   * (4.6); an interaction's own `cancel()` only answers that interaction, and the turn goes on.
+   * (4.6); an interaction's own `cancel()` only answers that interaction, and the turn goes on. After the
+   * terminal event it sends nothing and resolves `{ cancelled: false }`: a cancel without `action_id` ends
+   * the chat's live turn (4.6), which by then can only be a later one.
    */
   cancel(): Promise<CancelResult> {
+    if (this.#turnOver) return Promise.resolve(this.#notCancelled());
     if (this.messageId !== undefined || this.#over) return this.#controls.cancel();
     if (!this.#pendingCancel) {
       let resolve!: (result: Promise<CancelResult>) => void;
@@ -107,11 +113,16 @@ export class TurnStream extends EventStream<Interaction> {
     pending?.resolve(this.#controls.cancel());
   }
 
-  protected override finished(): void {
+  protected override finished(terminal: boolean): void {
     this.#over = true;
+    this.#turnOver = terminal;
     this.#controls.release();
     const pending = this.#pendingCancel;
     this.#pendingCancel = undefined;
-    pending?.resolve(Promise.resolve({ chat_id: this.#call.chatId, cancelled: false }));
+    pending?.resolve(Promise.resolve(this.#notCancelled()));
+  }
+
+  #notCancelled(): CancelResult {
+    return { chat_id: this.#call.chatId, cancelled: false };
   }
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ApiError, Client, type ClientOptions } from '../../src/index.js';
+import { AnswerOutcomeUnknownError, type ApiError, Client, type ClientOptions } from '../../src/index.js';
 import type { ToolApproval } from '../../src/interactions/kinds.js';
 import { startMockServer } from '../../src/mock/index.js';
 import { apiError } from '../support/api-error.js';
@@ -162,12 +162,14 @@ describe('4.6, 7.5 client corrections over loopback HTTP', () => {
     }
   }
 
-  it('7.5 after its own resend of a lost answer, a 409 api_v1_action_not_pending resolves as the applied answer', async () => {
+  it('7.5 after its own resend of a lost answer, a 409 api_v1_action_not_pending is an unknown outcome; the stream says it applied', async () => {
     const { server, client, chatId, rest, interaction } = await pendingTool();
     server.mock.faults.add({ route: 'answer', drop: 'before-response' });
     const decisions = interaction.tools.map((tool) => ({ tool_use_id: tool.tool_use_id, approved: true }));
-    const result = await client.actions.approveTool(chatId, { action_id: interaction.action_id, decisions });
-    expect(result).toEqual({ action_id: interaction.action_id, state: 'resolved' });
+    const error = await client.actions
+      .approveTool(chatId, { action_id: interaction.action_id, decisions })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AnswerOutcomeUnknownError);
     const types = await rest();
     expect(types).toContain('step'); // the tool ran: the lost send was applied
     expect(types.at(-1)).toBe('completed');

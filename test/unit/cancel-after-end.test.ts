@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { AbortError, Client, type TurnStream } from '../../src/index.js';
+import { createMock } from '../../src/mock/index.js';
+
+// 4.6: a cancel without `action_id` ends the chat's live turn. Once a stream read its terminal event, the
+// turn it sent is over: its `cancel()` must not reach the next turn of that chat.
+
+function setup() {
+  const mock = createMock();
+  const cancels: string[] = [];
+  const fetch = (input: Request | URL | string, init?: RequestInit) => {
+    const request = new Request(input, init);
+    if (new URL(request.url).pathname.endsWith('/actions/cancel')) cancels.push(request.url);
+    return mock.fetch(request);
+  };
+  const client = new Client({ baseUrl: mock.url, token: 'mock-token', fetch });
+  return { mock, client, cancels };
+}
+
+/** Reads `stream` until its turn started; returns a reader of the rest. */
+async function started(stream: TurnStream) {
+  const iterator = stream[Symbol.asyncIterator]();
+  for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+    if (next.value.type === 'start') break;
+  }
+  return async () => {
+    const types: string[] = [];
+    for (let next = await iterator.next(); !next.done; next = await iterator.next())
+      types.push(next.value.type);
+    return types;
+  };
+}
+
+describe('stream.cancel() after the terminal event', () => {
+  it.each([
+    ['completed', 'hello'],
+    ['cancelled', '[[mock:hang]]'],
+    ['error', '[[mock:error code=turn_timeout]]'],
+  ])(
+    '4.6 after a %s end it sends nothing, resolves cancelled: false, and the next turn of the chat runs on',
+    async (end, content) => {
+      const { mock, client, cancels } = setup();
+      const chat = await client.chats.create({});
+      const a = client.turns.stream(chat.id, { content });
+      if (end === 'cancelled') {
+        const rest = await started(a);
+        await a.cancel();
+        await rest();
+      }
+      expect((await a.done()).type).toBe(end);
+      const sentForA = cancels.length;
+
+      const b = client.turns.stream(chat.id, { content: '[[mock:hang]]' });
+      const rest = await started(b);
+      expect(await a.cancel()).toEqual({ chat_id: chat.id, cancelled: false });
+      expect(await a.cancel()).toEqual({ chat_id: chat.id, cancelled: false });
+      expect(cancels).toHaveLength(sentForA);
+      expect(mock.store.turns().at(-1)).toMatchObject({ status: 'pending', prompt: '[[mock:hang]]' });
+
+      // B was live all along: its own cancel is the one that ends it.
+      expect(await b.cancel()).toEqual({ chat_id: chat.id, cancelled: true });
+      expect((await rest()).at(-1)).toBe('cancelled');
+      expect(cancels).toHaveLength(sentForA + 1);
+    },
+  );
+
+  it('4.6 a stream read through tee() knows its turn ended: cancel() sends nothing', async () => {
+    const { client, cancels } = setup();
+    const chat = await client.chats.create({});
+    const stream = client.turns.stream(chat.id, { content: 'hello' });
+    const [left, right] = stream.tee();
+    await Promise.all([left.done(), right.done()]);
+    expect(await stream.cancel()).toEqual({ chat_id: chat.id, cancelled: false });
+    expect(await left.cancel()).toEqual({ chat_id: chat.id, cancelled: false });
+    expect(cancels).toHaveLength(0);
+  });
+
+  it('4.6 a stream aborted before its terminal event still cancels its turn, which runs on', async () => {
+    const { client, cancels } = setup();
+    const chat = await client.chats.create({});
+    const stream = client.turns.stream(chat.id, { content: '[[mock:hang]]' });
+    const rest = await started(stream);
+    stream.abort();
+    await expect(rest()).rejects.toThrow(AbortError);
+    expect(await stream.cancel()).toEqual({ chat_id: chat.id, cancelled: true });
+    expect(cancels).toHaveLength(1);
+  });
+});
