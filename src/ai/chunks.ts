@@ -9,7 +9,7 @@ import {
   type TurnFailure,
   type TurnStreamEvent,
 } from '../index.js';
-import type { ConvoDataParts, ConvoMetadata, InteractionData } from './parts.js';
+import type { ConvoDataParts, ConvoMetadata, InteractionData, TurnFields } from './parts.js';
 
 /** A chunk of the UI message stream this mapping writes. */
 export type ConvoChunk = UIMessageChunk<ConvoMetadata, ConvoDataParts>;
@@ -20,6 +20,8 @@ export interface SegmentContext {
   messageId: string;
   chatId: string;
   idempotencyKey: string;
+  /** What the turn sent besides its content, kept in the message metadata; absent when unknown. */
+  fields?: TurnFields | undefined;
   /** The text the message already shows (`messageText`): a new snapshot is written as its difference. */
   shown: string;
   /** The tool call ids the message already has a part for. */
@@ -33,8 +35,8 @@ export interface SegmentContext {
   decisions?: ReadonlyMap<string, boolean> | undefined;
 }
 
-/** Why a segment ended: at a tool approval (the turn waits on the service), or with the turn. */
-export type SegmentEnd = 'tool_approval' | 'end';
+/** How a segment ended: at a tool approval (the turn waits on the service for it), or with the turn. */
+export type SegmentEnd = ToolApproval | 'end';
 
 /**
  * Maps a turn's events to UI message chunks until the turn ends or asks for a tool approval (the AI SDK
@@ -79,7 +81,13 @@ export async function* turnChunks(
   yield {
     type: 'start',
     messageId: context.messageId,
-    messageMetadata: { convo: { chatId: context.chatId, idempotencyKey: context.idempotencyKey } },
+    messageMetadata: {
+      convo: {
+        chatId: context.chatId,
+        idempotencyKey: context.idempotencyKey,
+        ...(context.fields && { fields: context.fields }),
+      },
+    },
   };
   for (const [toolCallId, ok] of context.decisions ?? []) {
     if (ok) approved.add(toolCallId);
@@ -117,7 +125,7 @@ export async function* turnChunks(
           if (interaction.kind === 'tool_approval') {
             yield* approvalChunks(interaction, tools);
             yield { type: 'finish', finishReason: 'tool-calls' };
-            return 'tool_approval';
+            return interaction;
           }
           waiting = interactionData(interaction);
           yield { type: 'data-convo-interaction', id: waiting.actionId, data: waiting };
@@ -232,8 +240,9 @@ function interactionData(interaction: Exclude<Interaction, ToolApproval>): Inter
   };
   switch (interaction.kind) {
     case 'plan_approval':
+      return { ...common, kind: 'plan_approval', payload: interaction.payload };
     case 'elicitation':
-      return { ...common, kind: interaction.kind, payload: interaction.payload } as InteractionData;
+      return { ...common, kind: 'elicitation', payload: interaction.payload };
     case 'auth_required':
       return { ...common, kind: 'auth_required', resolution: interaction.resolution ?? null };
     case 'unknown':

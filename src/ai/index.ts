@@ -12,14 +12,15 @@ export {
   type ConvoMetadata,
   type ConvoUIMessage,
   type InteractionAnswer,
+  type InteractionCommon,
   type InteractionData,
   messageText,
+  type TurnFields,
 } from './parts.js';
 export { type StopMode, toUIMessageStream, type UIStreamOptions } from './readable.js';
 export {
   ConvoChatTransport,
   type ConvoChatTransportOptions,
-  type TurnFields,
   type TurnRecord,
   type TurnRecordStore,
 } from './transport.js';

@@ -5,11 +5,15 @@ import type {
   PlanApprovalPayload,
   Step,
   TurnFailure,
+  TurnStreamBody,
   Usage,
 } from '../index.js';
 
+/** What a turn sends besides its content: per transport, and per request through `body`. */
+export type TurnFields = Omit<TurnStreamBody, 'content'>;
+
 /** What an interaction that pauses the turn shares, whatever its kind. */
-interface InteractionCommon {
+export interface InteractionCommon {
   /** The interaction's id: the answer names it. */
   actionId: string;
   /** The chat of the turn that asks. */
@@ -29,6 +33,7 @@ export type InteractionData = InteractionCommon &
     | { kind: 'plan_approval'; payload: PlanApprovalPayload }
     | { kind: 'elicitation'; payload: ElicitationPayload }
     | { kind: 'auth_required'; resolution: string | null }
+    /** A kind this version does not know: it cannot be answered; `stop()` cancels the turn. */
     | { kind: 'unknown'; rawKind: string }
   );
 
@@ -62,6 +67,8 @@ export interface ConvoMetadata {
     chatId?: string;
     /** The turn's `Idempotency-Key`: sending it again reads the turn from its start. */
     idempotencyKey?: string;
+    /** What the turn sent besides its content (a continuation sends it again with the key). */
+    fields?: TurnFields;
     /** The turn's id (its `message_id`), once it started. */
     turnId?: number;
     /** `completed` or `cancelled` once the turn ended. */

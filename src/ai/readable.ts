@@ -1,21 +1,35 @@
-import type { TurnStream } from '../index.js';
+import type { ToolApproval, TurnStream, TurnStreamEvent } from '../index.js';
 import { type ConvoChunk, type SegmentContext, type SegmentEnd, turnChunks } from './chunks.js';
 
 /** What stopping a chat does to its turn: cancel it on the service, or only stop reading it. */
 export type StopMode = 'cancel' | 'abort';
 
+/** A turn being read: its stream and the one iterator over it, which successive segments share. */
+export interface LiveTurn {
+  stream: TurnStream;
+  events: AsyncIterator<TurnStreamEvent>;
+}
+
+/** Starts reading `stream`. */
+export const liveTurn = (stream: TurnStream): LiveTurn => ({
+  stream,
+  events: stream[Symbol.asyncIterator](),
+});
+
 /**
- * One segment of `stream` as a `ReadableStream` of UI chunks. At a tool approval the reading stops (the
- * turn waits on the service for the answer). Cancelling the stream, or `signal` aborting, stops the turn
- * as `stop` says.
+ * One segment of a turn as a `ReadableStream` of UI chunks. At a tool approval the turn is handed to
+ * `paused` (which keeps reading it after the answer), or, without one, the reading stops and the turn
+ * waits on the service. Cancelling the stream, or `signal` aborting, stops the turn as `stop` says.
  */
 export function segmentStream(
-  stream: TurnStream,
+  turn: LiveTurn,
   context: SegmentContext,
   stop: StopMode,
   signal?: AbortSignal | undefined,
+  paused?: ((approval: ToolApproval) => void) | undefined,
 ): ReadableStream<ConvoChunk> {
-  const chunks = turnChunks(stream[Symbol.asyncIterator](), context);
+  const { stream } = turn;
+  const chunks = turnChunks(turn.events, context);
   let over = false;
   const halt = () => {
     if (over) return;
@@ -34,8 +48,9 @@ export function segmentStream(
   const finish = (end: SegmentEnd) => {
     signal?.removeEventListener('abort', halt);
     over = true;
-    // Paused at a tool approval: free the connection; the continuation reads the turn again by its key.
-    if (end === 'tool_approval') stream.abort();
+    if (end === 'end') return;
+    if (paused) paused(end);
+    else stream.abort();
   };
   let cancelled = false;
   return new ReadableStream<ConvoChunk>({
@@ -65,8 +80,8 @@ export interface UIStreamOptions {
 /**
  * A streamed turn as the AI SDK's UI message stream, for a server route that answers `useChat`'s default
  * transport (`createUIMessageStreamResponse({ stream: toUIMessageStream(turn) })`). The mapping is
- * `ConvoChatTransport`'s; at a tool approval the stream ends and the turn waits for its answer, which the
- * next request gives through `ConvoChatTransport.sendMessages`.
+ * `ConvoChatTransport`'s; at a tool approval the stream ends (the reading stops) and the turn waits for its
+ * answer, which the next request gives through `ConvoChatTransport.sendMessages`.
  */
 export function toUIMessageStream(
   stream: TurnStream,
@@ -79,5 +94,5 @@ export function toUIMessageStream(
     shown: '',
     tools: new Set<string>(),
   };
-  return segmentStream(stream, context, options.stop ?? 'cancel');
+  return segmentStream(liveTurn(stream), context, options.stop ?? 'cancel');
 }

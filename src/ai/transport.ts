@@ -4,16 +4,20 @@ import {
   type Client,
   type RequestOptions,
   type StreamOptions,
+  type ToolApproval,
   type TurnStreamBody,
   ValidationError,
 } from '../index.js';
 import { answerInteraction } from './answer.js';
 import type { SegmentContext } from './chunks.js';
-import { type ConvoUIMessage, type InteractionAnswer, type InteractionData, messageText } from './parts.js';
-import { type StopMode, segmentStream } from './readable.js';
-
-/** What a turn sends besides its content: per transport, and per request through `body`. */
-export type TurnFields = Omit<TurnStreamBody, 'content'>;
+import {
+  type ConvoUIMessage,
+  type InteractionAnswer,
+  type InteractionData,
+  messageText,
+  type TurnFields,
+} from './parts.js';
+import { type LiveTurn, liveTurn, type StopMode, segmentStream } from './readable.js';
 
 /** The last turn of a chat: what `reconnectToStream` sends again to read it from its start. */
 export interface TurnRecord {
@@ -47,6 +51,13 @@ export interface ConvoChatTransportOptions {
   records?: TurnRecordStore | undefined;
 }
 
+/** A turn read up to a tool approval, kept for the answer. */
+interface Paused {
+  turn: LiveTurn;
+  approval: ToolApproval;
+  timer: ReturnType<typeof setTimeout>;
+}
+
 /** The fields of a request's `body` that go into the turn. */
 const TURN_FIELDS = ['model_id', 'permission_mode', 'attachments', 'metadata'] as const;
 
@@ -65,6 +76,11 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
   readonly #stop: StopMode;
   readonly #stream: ConvoChatTransportOptions['stream'];
   readonly #records: TurnRecordStore;
+  /**
+   * Turns waiting for a tool approval, by chat, still being read: the answer continues the same read, so
+   * the rest of the turn streams live. Dropped at the approval's deadline or when the chat sends another turn.
+   */
+  readonly #paused = new Map<string, Paused>();
 
   constructor(options: ConvoChatTransportOptions) {
     this.#client = options.client;
@@ -91,12 +107,16 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
     const { chatId, messages, abortSignal } = options;
     if (!Array.isArray(messages) || messages.length === 0)
       throw invalid('messages', 'must be a non-empty array');
-    const last = messages[messages.length - 1] as ConvoUIMessage;
+    const last = messages[messages.length - 1] as ConvoUIMessage | null;
+    if (typeof last !== 'object' || last === null)
+      throw invalid('messages', 'the last message must be an object');
     const decisions = approvalDecisions(last);
     if (decisions.size > 0) return this.#continue(chatId, messages, last, decisions, abortSignal);
     if (last.role !== 'user')
       throw invalid('messages', "the last message must be the user's, or answer tool approvals");
-    const body = this.#body(last, options.body);
+    const fields = this.#fields(options.body);
+    const body = { ...fields, content: promptText(last) };
+    this.#drop(chatId);
     const stream = this.#client.turns.stream(chatId, body, { ...this.#stream });
     const record = {
       messageId: `convo-${stream.idempotencyKey}`,
@@ -104,8 +124,8 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
       body,
     };
     this.#records.set(chatId, record);
-    const context = { ...record, chatId, shown: '', tools: new Set<string>() };
-    return segmentStream(stream, context, this.#stop, abortSignal) as ReadableStream<UIMessageChunk>;
+    const context = { ...record, chatId, fields, shown: '', tools: new Set<string>() };
+    return this.#segment(liveTurn(stream), context, abortSignal);
   }
 
   /** Reads the chat's last turn again from its start (live or finished); null when none is known. */
@@ -114,12 +134,13 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
   ): Promise<ReadableStream<UIMessageChunk> | null> {
     const record = this.#records.get(options.chatId);
     if (!record) return null;
+    this.#drop(options.chatId);
     const stream = this.#client.turns.stream(options.chatId, record.body, {
       ...this.#stream,
       idempotencyKey: record.idempotencyKey,
     });
     const context = { ...record, chatId: options.chatId, shown: '', tools: new Set<string>() };
-    return segmentStream(stream, context, this.#stop, options.abortSignal) as ReadableStream<UIMessageChunk>;
+    return this.#segment(liveTurn(stream), context, options.abortSignal);
   }
 
   /** Answers a `data-convo-interaction` part with the user's choice (see `answerInteraction`). */
@@ -131,7 +152,11 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
     return answerInteraction(this.#client, data, answer, options);
   }
 
-  /** Sends the tool decisions, then reads the turn again by its key and continues the message after them. */
+  /**
+   * Sends the tool decisions, then continues the message with the rest of the turn: on the read that
+   * paused at the approval when this transport still holds it, else on the turn read again by its key
+   * (the service answers that once the turn has finished), from after the approval.
+   */
   async #continue(
     chatId: string,
     messages: ConvoUIMessage[],
@@ -143,38 +168,90 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
     const prompt = messages.findLast((message) => message.role === 'user');
     if (typeof idempotencyKey !== 'string' || !prompt)
       throw invalid('messages', 'the assistant message carries no turn key (metadata.convo.idempotencyKey)');
-    for (const [action_id, tools] of decisions) {
-      const list = [...tools].map(([tool_use_id, approved]) => ({ tool_use_id, approved }));
-      await this.#client.actions.approveTool(chatId, { action_id, decisions: list }, { signal: abortSignal });
+    const paused = this.#paused.get(chatId);
+    const live = paused?.turn.stream.idempotencyKey === idempotencyKey ? paused : undefined;
+    this.#paused.delete(chatId);
+    if (live) clearTimeout(live.timer);
+    try {
+      for (const [action_id, tools] of decisions) {
+        if (live?.approval.action_id === action_id)
+          await live.approval.decide(Object.fromEntries(tools), { signal: abortSignal });
+        else {
+          const list = [...tools].map(([tool_use_id, approved]) => ({ tool_use_id, approved }));
+          await this.#client.actions.approveTool(
+            chatId,
+            { action_id, decisions: list },
+            { signal: abortSignal },
+          );
+        }
+      }
+    } catch (error) {
+      live?.turn.stream.abort();
+      throw error;
     }
-    const body =
-      this.#records.get(chatId)?.idempotencyKey === idempotencyKey
-        ? (this.#records.get(chatId) as TurnRecord).body
-        : this.#body(prompt, undefined);
-    const stream = this.#client.turns.stream(chatId, body, { ...this.#stream, idempotencyKey });
     const context: SegmentContext = {
       messageId: last.id,
       chatId,
       idempotencyKey,
       shown: messageText(last),
       tools: new Set(last.parts.flatMap((part) => ('toolCallId' in part ? [part.toolCallId] : []))),
-      after: [...decisions.keys()].at(-1),
       decisions: new Map([...decisions.values()].flatMap((tools) => [...tools])),
     };
-    return segmentStream(stream, context, this.#stop, abortSignal) as ReadableStream<UIMessageChunk>;
+    if (live) return this.#segment(live.turn, context, abortSignal);
+    // The body of the first send: this transport's record of it, else the fields the message kept.
+    const record = this.#records.get(chatId);
+    const body =
+      record?.idempotencyKey === idempotencyKey
+        ? record.body
+        : { ...last.metadata?.convo?.fields, content: promptText(prompt) };
+    const stream = this.#client.turns.stream(chatId, body, { ...this.#stream, idempotencyKey });
+    const after = [...decisions.keys()].at(-1);
+    return this.#segment(liveTurn(stream), { ...context, after }, abortSignal);
   }
 
-  /** The turn's body: the message's text, the transport's fields, then the request's. */
-  #body(message: ConvoUIMessage, request: object | undefined): TurnStreamBody {
-    const content = (Array.isArray(message.parts) ? message.parts : [])
-      .flatMap((part) => (part.type === 'text' ? [part.text] : []))
-      .join('\n');
+  /** A segment of `turn` whose pause at a tool approval is kept for the answer, until its deadline. */
+  #segment(
+    turn: LiveTurn,
+    context: SegmentContext,
+    signal: AbortSignal | undefined,
+  ): ReadableStream<UIMessageChunk> {
+    const { chatId } = context;
+    const paused = (approval: ToolApproval) => {
+      this.#drop(chatId);
+      const timer = setTimeout(() => {
+        if (this.#paused.get(chatId)?.turn === turn) this.#drop(chatId);
+      }, approval.expiresAt - Date.now());
+      // A pending approval does not keep a Node process alive.
+      (timer as { unref?: () => void }).unref?.();
+      this.#paused.set(chatId, { turn, approval, timer });
+    };
+    return segmentStream(turn, context, this.#stop, signal, paused) as ReadableStream<UIMessageChunk>;
+  }
+
+  /** Stops reading the chat's paused turn, if any (the turn itself waits on the service until its deadline). */
+  #drop(chatId: string): void {
+    const paused = this.#paused.get(chatId);
+    if (!paused) return;
+    this.#paused.delete(chatId);
+    clearTimeout(paused.timer);
+    paused.turn.stream.abort();
+  }
+
+  /** The turn's fields: the transport's, then those of the request's `body`. */
+  #fields(request: object | undefined): TurnFields {
     const fields: Record<string, unknown> = { ...this.#turn };
     if (request)
       for (const name of TURN_FIELDS)
         if (name in request) fields[name] = (request as Record<string, unknown>)[name];
-    return { ...fields, content } as TurnStreamBody;
+    return fields as TurnFields;
   }
+}
+
+/** A message's text parts joined: the turn's content. */
+function promptText(message: ConvoUIMessage): string {
+  return (Array.isArray(message.parts) ? message.parts : [])
+    .flatMap((part) => (part.type === 'text' ? [part.text] : []))
+    .join('\n');
 }
 
 /**

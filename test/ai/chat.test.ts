@@ -13,10 +13,17 @@ import { createMock } from '../../src/mock/index.js';
 /** A mock, a client on it, a chat of the service, and the AI SDK's own `Chat` over the transport. */
 async function setup(options: Omit<ConvoChatTransportOptions, 'client'> = {}) {
   const mock = createMock();
+  /** The streaming sends, by key. */
+  const sends: string[] = [];
+  const fetch: typeof mock.fetch = (input, init) => {
+    const request = new Request(input, init);
+    if (request.url.endsWith('/messages/stream')) sends.push(request.headers.get('idempotency-key') ?? '');
+    return mock.fetch(request);
+  };
   const client = new Client({
     baseUrl: mock.url,
     token: 'mock-token',
-    fetch: mock.fetch,
+    fetch,
     retryDelay: { min: 1, max: 5 },
   });
   const { id } = await client.chats.create({});
@@ -32,7 +39,7 @@ async function setup(options: Omit<ConvoChatTransportOptions, 'client'> = {}) {
     const turnId = last().metadata?.convo?.turnId;
     return mock.store.turns().find((turn) => turn.id === turnId);
   };
-  return { mock, client, transport, chat, last, saved };
+  return { mock, client, transport, chat, last, saved, sends };
 }
 
 async function until(check: () => boolean, what: string, ms = 5_000): Promise<void> {
@@ -73,7 +80,7 @@ describe('ConvoChatTransport under the AI SDK Chat', () => {
   });
 
   it('2.6 tool approval: addToolApprovalResponse answers approve-tool and the same assistant message continues', async () => {
-    const { chat, last, saved } = await setup();
+    const { chat, last, saved, sends } = await setup();
     await chat.sendMessage({ text: '[[mock:tool_approval]] find the report' });
     expect(chat.status).toBe('ready');
     const asking = last().parts.find((part) => part.type === 'dynamic-tool');
@@ -89,6 +96,8 @@ describe('ConvoChatTransport under the AI SDK Chat', () => {
     const tool = last().parts.find((part) => part.type === 'dynamic-tool');
     expect(tool).toMatchObject({ state: 'output-available', output: { status: 'completed' } });
     expect(messageText(last())).toBe(saved()?.content);
+    // The read that paused at the approval goes on: one send, the rest streamed live.
+    expect(sends).toHaveLength(1);
   });
 
   it('2.6 tool approval rejected: the tool part is denied and the turn completes', async () => {
@@ -104,6 +113,34 @@ describe('ConvoChatTransport under the AI SDK Chat', () => {
     });
     expect(saved()?.steps.some((step) => step.tool_calls?.length)).toBe(false);
     expect(messageText(last())).toBe(saved()?.content);
+  });
+
+  it('2.6 tool approval continued by another transport (a server restarted): the message carries the key and fields', async () => {
+    const mock = createMock();
+    const client = new Client({ baseUrl: mock.url, token: 'mock-token', fetch: mock.fetch });
+    const { id } = await client.chats.create({});
+    let current = new ConvoChatTransport({ client, turn: { metadata: { app: 'first' } } });
+    const chat = new Chat<ConvoUIMessage>({
+      id,
+      transport: {
+        sendMessages: (options) => current.sendMessages(options),
+        reconnectToStream: (options) => current.reconnectToStream(options),
+      },
+      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    });
+    const last = () => chat.messages.at(-1) as ConvoUIMessage;
+    await chat.sendMessage({ text: '[[mock:tool_approval]] again' });
+    expect(last().metadata?.convo?.fields).toEqual({ metadata: { app: 'first' } });
+    current = new ConvoChatTransport({ client });
+    const asking = last().parts.find((part) => part.type === 'dynamic-tool');
+    if (asking?.type !== 'dynamic-tool' || asking.state !== 'approval-requested')
+      throw new Error('no approval');
+    await chat.addToolApprovalResponse({ id: asking.approval.id, approved: true });
+    await until(() => last().metadata?.convo?.status === 'completed', 'the turn to complete');
+    const key = last().metadata?.convo?.idempotencyKey as string;
+    expect(mock.runs(key)).toBe(1);
+    const turn = mock.store.turns().find((t) => t.id === last().metadata?.convo?.turnId);
+    expect(messageText(last())).toBe(turn?.content);
   });
 
   it('2.6 elicitation: a data part the UI answers with transport.answer, in the same message', async () => {
