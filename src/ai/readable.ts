@@ -48,8 +48,9 @@ export function segmentStream(
   const finish = (end: SegmentEnd) => {
     signal?.removeEventListener('abort', halt);
     over = true;
-    if (end === 'end') return;
-    if (paused) paused(end);
+    // Ended with the turn: close the read (its watchdog and connection) as a finished `for await` would.
+    if (end === 'end') void turn.events.return?.();
+    else if (paused) paused(end);
     else stream.abort();
   };
   let cancelled = false;
