@@ -33,8 +33,28 @@ const selfNamedClasses: Plugin = {
   },
 };
 
+type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
+
+/**
+ * `convo-sdk/ai` reaches the client through the package's own entry (`import ... from 'convo-sdk'`), never
+ * a copy of it: an app that loads both has one `ApiError`, one `ValidationError`, whichever build it loads.
+ */
+const clientAsPackage: EsbuildPlugin = {
+  name: 'client-as-package',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/(index|client)\.js$/ }, (args) =>
+      /[\\/]src[\\/]ai[\\/]/.test(args.importer) ? { path: 'convo-sdk', external: true } : undefined,
+    );
+  },
+};
+
 /** The ESM builds. */
-const esm = { ...shared, format: ['esm'], plugins: [selfNamedClasses] } satisfies Options;
+const esm = {
+  ...shared,
+  format: ['esm'],
+  plugins: [selfNamedClasses],
+  esbuildPlugins: [clientAsPackage],
+} satisfies Options;
 
 /** The public entries, each a subpath of the package. */
 const entries = {
@@ -42,6 +62,7 @@ const entries = {
   schemas: 'src/schemas.ts',
   'mock/index': 'src/mock/index.ts',
   msw: 'src/mock/msw.ts',
+  ai: 'src/ai/index.ts',
 };
 
 /**
@@ -71,6 +92,7 @@ export default defineConfig([
       'mock/index': entries['mock/index'],
       'mock/cli': 'src/mock/cli.ts',
       msw: entries.msw,
+      ai: entries.ai,
     },
     noExternal: bundled,
     splitting: true,
@@ -85,6 +107,7 @@ export default defineConfig([
     // which gives them no name (`NotFoundError.name === ''`, what Jest prints).
     ...shared,
     keepNames: true,
+    esbuildPlugins: [clientAsPackage],
     entry: { ...entries, index: 'src/node.ts' },
     format: ['cjs'],
     noExternal: [...bundled, 'ky', '@cfworker/json-schema'],

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 // and Jest's "Expected constructor: NotFoundError" print.
 const root = join(import.meta.dirname, '..', '..');
 const require = createRequire(import.meta.url);
-const entries = ['index', 'schemas', 'mock/index', 'msw'];
+const entries = ['index', 'schemas', 'mock/index', 'msw', 'ai'];
 const builds: Array<[build: string, load: (entry: string) => Promise<Record<string, unknown>>]> = [
   ['CommonJS (dist/*.cjs)', async (entry) => require(join(root, 'dist', `${entry}.cjs`))],
   ['Node ESM (dist/*.js)', (entry) => import(pathToFileURL(join(root, 'dist', `${entry}.js`)).href)],
@@ -34,7 +34,9 @@ describe.each(builds)('class names, %s', (_build, load) => {
       }
     }
     const exported = names.map(([name]) => name);
-    expect(exported).toEqual(expect.arrayContaining(['Client', 'TurnStream', 'ConvoError', 'NotFoundError']));
+    expect(exported).toEqual(
+      expect.arrayContaining(['Client', 'TurnStream', 'ConvoError', 'NotFoundError', 'ConvoChatTransport']),
+    );
     expect(names.filter(([name, actual]) => name !== actual)).toEqual([]);
   });
 });

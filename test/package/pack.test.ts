@@ -29,15 +29,19 @@ beforeAll(() => {
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 const program = (load: (what: string) => string) => `
-const { Client, ApiError } = ${load('convo-sdk')};
+const { Client, ApiError, ValidationError } = ${load('convo-sdk')};
 const { createMock } = ${load('convo-sdk/mock')};
 const { mswHandlers } = ${load('convo-sdk/msw')};
+const { ConvoChatTransport } = ${load('convo-sdk/ai')};
 (async () => {
   const mock = createMock();
   const client = new Client({ baseUrl: mock.url, token: 'mock-token', fetch: mock.fetch });
   const skill = await client.skills.create({ name: 'Packed', instructions: 'Works.' });
   const page = await client.skills.list();
-  console.log(JSON.stringify({ name: skill.name, total: page.total, handlers: mswHandlers(mock).length > 0, api: typeof ApiError }));
+  // convo-sdk/ai uses the package's own entry: its errors are the root's classes.
+  const refused = await new ConvoChatTransport({ client }).sendMessages({ chatId: 'x', messages: [] }).catch((e) => e);
+  const ai = refused instanceof ValidationError;
+  console.log(JSON.stringify({ name: skill.name, total: page.total, handlers: mswHandlers(mock).length > 0, api: typeof ApiError, ai }));
 })();
 `;
 
@@ -52,22 +56,22 @@ describe('the packed package', () => {
     expect(installOutput).not.toMatch(/install-scripts|convo-sdk@[^ ]* \(/);
   });
 
-  it('imports from ESM: convo-sdk, convo-sdk/mock and convo-sdk/msw', () => {
+  it('imports from ESM: convo-sdk, convo-sdk/mock, convo-sdk/msw and convo-sdk/ai', () => {
     writeFileSync(
       join(project, 'esm.mjs'),
       program((what) => `await import('${what}')`).replace('(async () => {', 'await (async () => {'),
     );
     const out = JSON.parse(execFileSync(node, ['esm.mjs'], { cwd: project, encoding: 'utf8' }));
-    expect(out).toEqual({ name: 'Packed', total: 1, handlers: true, api: 'function' });
+    expect(out).toEqual({ name: 'Packed', total: 1, handlers: true, api: 'function', ai: true });
   });
 
-  it('requires from CJS: convo-sdk, convo-sdk/mock and convo-sdk/msw', () => {
+  it('requires from CJS: convo-sdk, convo-sdk/mock, convo-sdk/msw and convo-sdk/ai', () => {
     writeFileSync(
       join(project, 'cjs.cjs'),
       program((what) => `require('${what}')`),
     );
     const out = JSON.parse(execFileSync(node, ['cjs.cjs'], { cwd: project, encoding: 'utf8' }));
-    expect(out).toEqual({ name: 'Packed', total: 1, handlers: true, api: 'function' });
+    expect(out).toEqual({ name: 'Packed', total: 1, handlers: true, api: 'function', ai: true });
   });
 
   /** An integrator's program: strict settings, options that may be undefined, typos that must not compile. */

@@ -26,12 +26,15 @@ describe('layers', () => {
     expect(upward.map(([from, to]) => `${relative(src, from)} -> ${relative(src, to)}`)).toEqual([]);
   });
 
-  it('stream/ imports neither interactions/ nor resources/ nor turn/; the mock imports only contract/', () => {
+  it('stream/ imports neither interactions/ nor resources/ nor turn/; the mock imports only contract/; ai/ only the public surface', () => {
     const bad = edges.filter(([from, to]) => {
       const a = folderOf(from);
       const b = folderOf(to);
       if (a === 'stream') return ['interactions', 'resources', 'turn'].includes(b);
       if (a === 'mock') return b !== 'mock' && b !== 'contract';
+      // ai/ is the top layer: it uses the public surface only, as an integrator would.
+      if (a === 'ai') return b !== 'ai' && !['index.ts', 'client.ts'].includes(relative(src, to));
+      if (b === 'ai') return true;
       return b === 'mock' && a !== 'mock' && !relative(src, from).startsWith('msw');
     });
     expect(bad.map(([from, to]) => `${relative(src, from)} -> ${relative(src, to)}`)).toEqual([]);

@@ -1,0 +1,26 @@
+/**
+ * `convo-sdk/ai`: chat UIs on the AI SDK (`ai`). `ConvoChatTransport` lets `useChat` (and the `Chat` of
+ * every binding) drive the service; `toUIMessageStream` answers `useChat`'s default transport from a
+ * server route; `messageText` gives what to show of a message.
+ *
+ * @module
+ */
+export { answerInteraction } from './answer.js';
+export type { ConvoChunk } from './chunks.js';
+export {
+  type ConvoDataParts,
+  type ConvoMetadata,
+  type ConvoUIMessage,
+  type InteractionAnswer,
+  type InteractionCommon,
+  type InteractionData,
+  messageText,
+  type TurnFields,
+} from './parts.js';
+export { type StopMode, toUIMessageStream, type UIStreamOptions } from './readable.js';
+export {
+  ConvoChatTransport,
+  type ConvoChatTransportOptions,
+  type TurnRecord,
+  type TurnRecordStore,
+} from './transport.js';
