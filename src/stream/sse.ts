@@ -59,9 +59,14 @@ export async function* readEvents(
   const cancel = (reason: unknown) => {
     reader.cancel(reason).catch(() => {});
   };
-  // One timer, re-armed only when it fires early: cheaper than resetting it on every chunk.
+  // One timer, re-armed only when it fires early: cheaper than resetting it on every chunk. While the
+  // consumer holds a batch it stops, and the next read arms it again: a stream read by hand and left after
+  // its last event keeps no timer (nor the process) alive.
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const check = () => {
-    const idle = waitingSince === undefined ? 0 : Date.now() - waitingSince;
+    timer = undefined;
+    if (waitingSince === undefined) return;
+    const idle = Date.now() - waitingSince;
     if (idle < idleMs) {
       timer = setTimeout(check, idleMs - idle);
       return;
@@ -69,7 +74,7 @@ export async function* readEvents(
     stalled = true;
     cancel(new Error('stalled'));
   };
-  let timer = setTimeout(check, idleMs);
+  timer = setTimeout(check, idleMs);
   // Mirrors `signal.aborted` (the listener runs as the signal aborts): that getter is costly on the
   // composite signals of AbortSignal.any, and it was read for every chunk.
   let aborted = false;
@@ -101,6 +106,7 @@ export async function* readEvents(
       waitingSince = undefined;
       yield batch;
       waitingSince = Date.now();
+      timer ??= setTimeout(check, idleMs);
     }
   } finally {
     clearTimeout(timer);

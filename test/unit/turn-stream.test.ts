@@ -346,6 +346,22 @@ describe('turns.stream recovery', () => {
     expect(stream.text).toBe('ab');
     expect(requests).toHaveLength(1);
   });
+
+  it('8 a stream read by hand and left after its terminal event keeps no watchdog timer alive', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const { fetch } = fakeFetch(sseResponse(sseText(turnEvents(['a'])), { end: 'stall' }));
+      const stream = client(fetch).turns.stream(CHAT, { content: 'x' });
+      const iterator = stream[Symbol.asyncIterator]();
+      for (let next = await iterator.next(); !next.done; next = await iterator.next())
+        if (next.value.type === 'completed') break;
+      await vi.advanceTimersByTimeAsync(45_000);
+      expect(vi.getTimerCount()).toBe(0);
+      await iterator.return?.();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
 
 describe('abort', () => {
