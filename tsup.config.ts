@@ -42,6 +42,7 @@ const entries = {
   schemas: 'src/schemas.ts',
   'mock/index': 'src/mock/index.ts',
   msw: 'src/mock/msw.ts',
+  'conformance/index': 'src/conformance/index.ts',
 };
 
 /**
@@ -71,6 +72,8 @@ export default defineConfig([
       'mock/index': entries['mock/index'],
       'mock/cli': 'src/mock/cli.ts',
       msw: entries.msw,
+      'conformance/index': entries['conformance/index'],
+      'conformance/cli': 'src/conformance/cli.ts',
     },
     noExternal: bundled,
     splitting: true,
