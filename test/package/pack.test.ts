@@ -162,6 +162,14 @@ export async function main(signal: AbortSignal | undefined): Promise<string> {
     expect(schemaTypes).toMatch(/TurnStreamBodySchema/);
   });
 
+  it('ships convo-sdk/openapi.json, resolvable by its subpath', () => {
+    const out = execFileSync(node, ['-e', "console.log(require('convo-sdk/openapi.json').openapi)"], {
+      cwd: project,
+      encoding: 'utf8',
+    });
+    expect(out.trim()).toBe('3.1.0');
+  });
+
   it('runs the convo-conformance bin against the convo-mock bin: it passes, exit status 0', async () => {
     const env = { ...process.env, PATH: `${join(node, '..')}:${process.env.PATH}` };
     const mock = spawn(join(project, 'node_modules', '.bin', 'convo-mock'), ['--port', '0'], {
