@@ -89,6 +89,20 @@ describe('conformance kit against convo-mock', () => {
     expect(await holdings()).toEqual([[], [], [], 403]);
   });
 
+  it('stopped by its signal mid-run, skips the checks left and still deletes what it created', async () => {
+    const stop = new AbortController();
+    let sent = 0;
+    const counting: typeof fetch = (input, init) => {
+      if (++sent === 20) stop.abort();
+      return fetch(input, init);
+    };
+    const report = await runConformance({ url: mock.url, tokens, signal: stop.signal, fetch: counting });
+    expect(
+      report.results.filter((r) => r.reason === 'the run was stopped or ran out of time').length,
+    ).toBeGreaterThan(5);
+    expect(await holdings()).toEqual([[], [], [], 403]);
+  });
+
   it('refuses an unusable URL or token with a ValidationError that does not show the token', async () => {
     await expect(runConformance({ url: 'ftp://x', tokens })).rejects.toMatchObject({ field: 'url' });
     const error = await runConformance({ url: mock.url, tokens: { main: 'secret token' } }).catch((e) => e);
