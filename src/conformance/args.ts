@@ -24,7 +24,7 @@ section. It creates chats and skills of its own, deletes them at the end, and to
 
   --url URL              the service's base URL (without /api/v1)
   --token TOKEN          a credential with every scope
-  --token other=TOKEN    a second credential (with chat:read): what one may not see of another's
+  --token other=TOKEN    a second credential (chat:read, chat:write): what it may not see of the first's
   --token limited=TOKEN  a credential with chat:read only: scope answers, the catalog's blocks
   --only SECTIONS        only these sections, comma-separated (6,7.1)
   --json                 print the report as JSON

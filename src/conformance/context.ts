@@ -5,7 +5,7 @@ import type { Answer, StreamAnswer, Wire } from './wire.js';
 export interface Tokens {
   /** A credential with every scope of section 5. */
   main: string;
-  /** A second credential (any scopes with `chat:read`), for what one credential may not see of another's. */
+  /** A second credential with `chat:read` and `chat:write`, for what one may not see or change of another's. */
   other?: string | undefined;
   /** A credential with `chat:read` only, for scope answers and the catalog's blocks. */
   limited?: string | undefined;
@@ -62,7 +62,8 @@ export class Context {
   token(name: 'other' | 'limited'): string {
     const token = this.tokens[name];
     if (token === undefined) {
-      const what = name === 'other' ? 'a second credential' : 'a credential with chat:read only';
+      const what =
+        name === 'other' ? 'a second credential (chat:read, chat:write)' : 'a credential with chat:read only';
       throw new Skip(`needs ${what}: --token ${name}=TOKEN`);
     }
     return token;

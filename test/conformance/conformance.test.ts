@@ -68,7 +68,7 @@ describe('conformance kit against convo-mock', () => {
       .map((result) => result.reason);
     expect(skipped).toEqual([
       'needs a credential with chat:read only: --token limited=TOKEN',
-      'needs a second credential: --token other=TOKEN',
+      'needs a second credential (chat:read, chat:write): --token other=TOKEN',
       'needs a credential with chat:read only: --token limited=TOKEN',
     ]);
     expect(report.ok).toBe(true);
