@@ -63,6 +63,7 @@ const entries = {
   'mock/index': 'src/mock/index.ts',
   msw: 'src/mock/msw.ts',
   ai: 'src/ai/index.ts',
+  'conformance/index': 'src/conformance/index.ts',
 };
 
 /**
@@ -93,6 +94,8 @@ export default defineConfig([
       'mock/cli': 'src/mock/cli.ts',
       msw: entries.msw,
       ai: entries.ai,
+      'conformance/index': entries['conformance/index'],
+      'conformance/cli': 'src/conformance/cli.ts',
     },
     noExternal: bundled,
     splitting: true,

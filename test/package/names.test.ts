@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 // and Jest's "Expected constructor: NotFoundError" print.
 const root = join(import.meta.dirname, '..', '..');
 const require = createRequire(import.meta.url);
-const entries = ['index', 'schemas', 'mock/index', 'msw', 'ai'];
+const entries = ['index', 'schemas', 'mock/index', 'msw', 'ai', 'conformance/index'];
 const builds: Array<[build: string, load: (entry: string) => Promise<Record<string, unknown>>]> = [
   ['CommonJS (dist/*.cjs)', async (entry) => require(join(root, 'dist', `${entry}.cjs`))],
   ['Node ESM (dist/*.js)', (entry) => import(pathToFileURL(join(root, 'dist', `${entry}.js`)).href)],

@@ -33,6 +33,7 @@ const { Client, ApiError, ValidationError } = ${load('convo-sdk')};
 const { createMock } = ${load('convo-sdk/mock')};
 const { mswHandlers } = ${load('convo-sdk/msw')};
 const { ConvoChatTransport } = ${load('convo-sdk/ai')};
+const { runConformance } = ${load('convo-sdk/conformance')};
 (async () => {
   const mock = createMock();
   const client = new Client({ baseUrl: mock.url, token: 'mock-token', fetch: mock.fetch });
@@ -41,7 +42,7 @@ const { ConvoChatTransport } = ${load('convo-sdk/ai')};
   // convo-sdk/ai uses the package's own entry: its errors are the root's classes.
   const refused = await new ConvoChatTransport({ client }).sendMessages({ chatId: 'x', messages: [] }).catch((e) => e);
   const ai = refused instanceof ValidationError;
-  console.log(JSON.stringify({ name: skill.name, total: page.total, handlers: mswHandlers(mock).length > 0, api: typeof ApiError, ai }));
+  console.log(JSON.stringify({ name: skill.name, total: page.total, handlers: mswHandlers(mock).length > 0, api: typeof ApiError, ai, conformance: typeof runConformance }));
 })();
 `;
 
@@ -56,28 +57,43 @@ describe('the packed package', () => {
     expect(installOutput).not.toMatch(/install-scripts|convo-sdk@[^ ]* \(/);
   });
 
-  it('imports from ESM: convo-sdk, convo-sdk/mock, convo-sdk/msw and convo-sdk/ai', () => {
+  it('imports from ESM: convo-sdk, convo-sdk/mock, convo-sdk/msw, convo-sdk/ai and convo-sdk/conformance', () => {
     writeFileSync(
       join(project, 'esm.mjs'),
       program((what) => `await import('${what}')`).replace('(async () => {', 'await (async () => {'),
     );
     const out = JSON.parse(execFileSync(node, ['esm.mjs'], { cwd: project, encoding: 'utf8' }));
-    expect(out).toEqual({ name: 'Packed', total: 1, handlers: true, api: 'function', ai: true });
+    expect(out).toEqual({
+      name: 'Packed',
+      total: 1,
+      handlers: true,
+      api: 'function',
+      ai: true,
+      conformance: 'function',
+    });
   });
 
-  it('requires from CJS: convo-sdk, convo-sdk/mock, convo-sdk/msw and convo-sdk/ai', () => {
+  it('requires from CJS: convo-sdk, convo-sdk/mock, convo-sdk/msw, convo-sdk/ai and convo-sdk/conformance', () => {
     writeFileSync(
       join(project, 'cjs.cjs'),
       program((what) => `require('${what}')`),
     );
     const out = JSON.parse(execFileSync(node, ['cjs.cjs'], { cwd: project, encoding: 'utf8' }));
-    expect(out).toEqual({ name: 'Packed', total: 1, handlers: true, api: 'function', ai: true });
+    expect(out).toEqual({
+      name: 'Packed',
+      total: 1,
+      handlers: true,
+      api: 'function',
+      ai: true,
+      conformance: 'function',
+    });
   });
 
   /** An integrator's program: strict settings, options that may be undefined, typos that must not compile. */
   const consumer = `import { Client, type ClientOptions, type Skill, type Turn, ValidationError } from 'convo-sdk';
 import { createMock } from 'convo-sdk/mock';
 import { SkillSchema } from 'convo-sdk/schemas';
+import { type ConformanceReport, runConformance } from 'convo-sdk/conformance';
 
 declare const maybeUndefined: string | undefined;
 const mock = createMock();
@@ -93,7 +109,8 @@ export async function main(signal: AbortSignal | undefined): Promise<string> {
   void turn.contnet;
   const level: string = skill.level;
   const first = (await client.chats.list()).items[0];
-  return [level, parsed.success, first?.name ?? '', ValidationError.name].join();
+  const report: ConformanceReport = await runConformance({ url: mock.url, tokens: { main: 'mock-token' }, only: ['6'] });
+  return [level, parsed.success, first?.name ?? '', ValidationError.name, report.ok].join();
 }
 `;
 
@@ -149,6 +166,40 @@ export async function main(signal: AbortSignal | undefined): Promise<string> {
     const schemaTypes = readFileSync(join(dist, 'schemas.d.ts'), 'utf8');
     expect(schemaTypes).toMatch(/SkillSchema/);
     expect(schemaTypes).toMatch(/TurnStreamBodySchema/);
+  });
+
+  it('ships convo-sdk/openapi.json, resolvable by its subpath', () => {
+    const out = execFileSync(node, ['-e', "console.log(require('convo-sdk/openapi.json').openapi)"], {
+      cwd: project,
+      encoding: 'utf8',
+    });
+    expect(out.trim()).toBe('3.1.0');
+  });
+
+  it('runs the convo-conformance bin against the convo-mock bin: it passes, exit status 0', async () => {
+    const env = { ...process.env, PATH: `${join(node, '..')}:${process.env.PATH}` };
+    const mock = spawn(join(project, 'node_modules', '.bin', 'convo-mock'), ['--port', '0'], {
+      cwd: project,
+      env,
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        mock.stdout.on('data', (chunk: Buffer) => {
+          const match = /http:\/\/127\.0\.0\.1:\d+/.exec(chunk.toString());
+          if (match) resolve(match[0]);
+        });
+        mock.once('exit', (code) => reject(new Error(`convo-mock exited with ${code}`)));
+      });
+      const run = spawnSync(
+        join(project, 'node_modules', '.bin', 'convo-conformance'),
+        ['--url', url, '--token', 'mock-token'],
+        { cwd: project, env, encoding: 'utf8' },
+      );
+      expect(run.stdout).toMatch(/ 0 failed, /);
+      expect(run.status).toBe(0);
+    } finally {
+      mock.kill();
+    }
   });
 
   it('runs the convo-mock bin, which prints its URL and answers 401 without a token', async () => {

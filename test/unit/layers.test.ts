@@ -39,4 +39,15 @@ describe('layers', () => {
     });
     expect(bad.map(([from, to]) => `${relative(src, from)} -> ${relative(src, to)}`)).toEqual([]);
   });
+
+  it('conformance/ is a top layer: it imports only contract/ and the public surface, and nothing imports it', () => {
+    const publicFiles = ['index.ts', 'errors.ts'];
+    const bad = edges.filter(([from, to]) => {
+      const [a, b] = [folderOf(from), folderOf(to)];
+      if (a === 'conformance')
+        return !['conformance', 'contract'].includes(b) && !publicFiles.includes(relative(src, to));
+      return b === 'conformance';
+    });
+    expect(bad.map(([from, to]) => `${relative(src, from)} -> ${relative(src, to)}`)).toEqual([]);
+  });
 });

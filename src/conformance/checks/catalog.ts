@@ -1,0 +1,58 @@
+import { CatalogSchema } from '../../contract/catalog.js';
+import { expectStatus } from '../context.js';
+import { expectThat, show } from '../verdict.js';
+import type { Check } from './check.js';
+
+const BLOCKS = ['libraries', 'skills', 'connectors'] as const;
+
+/** Section 2.5: the catalog. */
+export const CATALOG_CHECKS: Check[] = [
+  {
+    section: '2.5',
+    title:
+      'the catalog lists COMPLETION models, permission modes ["manual","auto"], and every block a full credential may see',
+    async run(ctx) {
+      const answer = await ctx.wire.call('GET', '/api/v1/chat/catalog', { token: ctx.tokens.main });
+      expectStatus(answer, 200);
+      const parsed = CatalogSchema.safeParse(answer.data);
+      expectThat(
+        parsed.success,
+        'data matching the catalog of 2.5',
+        () => show(answer.data),
+        answer.requestId,
+      );
+      const catalog = parsed.data;
+      const other = catalog.models.filter((model) => model.type !== 'COMPLETION');
+      expectThat(other.length === 0, 'only COMPLETION models', () => show(other), answer.requestId);
+      expectThat(
+        show(catalog.permission_modes) === '["manual","auto"]',
+        'permission_modes ["manual","auto"]',
+        () => show(catalog.permission_modes),
+        answer.requestId,
+      );
+      const missing = BLOCKS.filter((block) => catalog[block] === undefined);
+      expectThat(
+        missing.length === 0,
+        'the libraries, skills and connectors blocks for a credential with every scope',
+        () => `no ${missing.join(', ')}`,
+        answer.requestId,
+      );
+    },
+  },
+  {
+    section: '2.5',
+    title: 'a block whose scope the credential lacks is absent, not an empty list',
+    async run(ctx) {
+      const answer = await ctx.wire.call('GET', '/api/v1/chat/catalog', { token: ctx.token('limited') });
+      expectStatus(answer, 200);
+      const data = (answer.data ?? {}) as Record<string, unknown>;
+      const present = BLOCKS.filter((block) => block in data);
+      expectThat(
+        present.length === 0,
+        'no libraries, skills or connectors block for a chat:read credential',
+        () => `${present.join(', ')}: ${show(present.map((block) => data[block]))}`,
+        answer.requestId,
+      );
+    },
+  },
+];

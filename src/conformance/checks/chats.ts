@@ -1,0 +1,164 @@
+import { ChatDeletedSchema, ChatSchema } from '../../contract/chat.js';
+import { type Context, expectCreated, expectStatus } from '../context.js';
+import { expectThat, show } from '../verdict.js';
+import type { Answer } from '../wire.js';
+import type { Check } from './check.js';
+
+function chatOf(answer: Answer) {
+  const parsed = ChatSchema.safeParse(answer.data);
+  expectThat(parsed.success, 'data matching the chat of 2.3', () => show(answer.data), answer.requestId);
+  return parsed.data;
+}
+
+async function createChat(ctx: Context, name: string) {
+  const answer = await ctx.wire.call('POST', '/api/v1/chats', { token: ctx.tokens.main, body: { name } });
+  ctx.created(answer);
+  expectCreated(answer);
+  return chatOf(answer);
+}
+
+const idsOf = (answer: Answer): unknown[] =>
+  Array.isArray(answer.data) ? answer.data.map((item: { id?: unknown }) => item.id) : [];
+
+/** Sections 4.2, 7.1 and 8: the chats resource, not-found answers and paging. */
+export const CHAT_CHECKS: Check[] = [
+  {
+    section: '4.2',
+    title:
+      'chats are created, read, renamed, marked favorite, listed newest first and filtered by is_favorite',
+    async run(ctx) {
+      const older = await createChat(ctx, 'conformance older');
+      const newer = await createChat(ctx, 'conformance newer');
+      const read = await ctx.wire.call('GET', `/api/v1/chats/${older.id}`, { token: ctx.tokens.main });
+      expectStatus(read, 200);
+      expectThat(chatOf(read).id === older.id, `chat ${older.id}`, () => show(read.data), read.requestId);
+      const patched = await ctx.wire.call('PATCH', `/api/v1/chats/${newer.id}`, {
+        token: ctx.tokens.main,
+        body: { name: 'conformance favorite', is_favorite: true },
+      });
+      expectStatus(patched, 200);
+      const favorite = chatOf(patched);
+      expectThat(
+        favorite.name === 'conformance favorite' && favorite.is_favorite,
+        'name "conformance favorite", is_favorite true',
+        () => show({ name: favorite.name, is_favorite: favorite.is_favorite }),
+        patched.requestId,
+      );
+      const list = await ctx.wire.call('GET', '/api/v1/chats?size=200', {
+        token: ctx.tokens.main,
+        list: true,
+      });
+      expectStatus(list, 200);
+      const ids = idsOf(list);
+      const [a, b] = [ids.indexOf(newer.id), ids.indexOf(older.id)];
+      expectThat(
+        a >= 0 && b > a,
+        'the newer chat listed before the older one',
+        () => show(ids),
+        list.requestId,
+      );
+      const favorites = await ctx.wire.call('GET', '/api/v1/chats?is_favorite=true&size=200', {
+        token: ctx.tokens.main,
+        list: true,
+      });
+      expectStatus(favorites, 200);
+      const only = idsOf(favorites);
+      expectThat(
+        only.includes(newer.id) && !only.includes(older.id),
+        'is_favorite=true lists the favorite chat and not the other',
+        () => show(only),
+        favorites.requestId,
+      );
+    },
+  },
+  {
+    section: '4.2',
+    title: 'delete is soft: { id, deleted: true }, then 404 and gone from the list',
+    async run(ctx) {
+      const chat = await createChat(ctx, 'conformance deleted');
+      const deleted = await ctx.wire.call('DELETE', `/api/v1/chats/${chat.id}`, { token: ctx.tokens.main });
+      expectStatus(deleted, 200);
+      const data = ChatDeletedSchema.safeParse(deleted.data);
+      expectThat(
+        data.success && data.data.id === chat.id,
+        `data { id: "${chat.id}", deleted: true }`,
+        () => show(deleted.data),
+        deleted.requestId,
+      );
+      ctx.chats.delete(chat.id);
+      expectStatus(
+        await ctx.wire.call('GET', `/api/v1/chats/${chat.id}`, { token: ctx.tokens.main }),
+        404,
+        'api_v1_not_found',
+      );
+      const list = await ctx.wire.call('GET', '/api/v1/chats?size=200', {
+        token: ctx.tokens.main,
+        list: true,
+      });
+      expectStatus(list, 200);
+      expectThat(!idsOf(list).includes(chat.id), `no chat ${chat.id} listed`, () => show(idsOf(list)));
+    },
+  },
+  {
+    section: '7.1',
+    title: 'a skill or chat that does not exist is 404 api_v1_not_found',
+    async run(ctx) {
+      const token = ctx.tokens.main;
+      expectStatus(
+        await ctx.wire.call('GET', '/api/v1/skills/2147483000', { token }),
+        404,
+        'api_v1_not_found',
+      );
+      const chat = `/api/v1/chats/${crypto.randomUUID()}`;
+      expectStatus(await ctx.wire.call('GET', chat, { token }), 404, 'api_v1_not_found');
+      expectStatus(await ctx.wire.call('GET', `${chat}/messages`, { token }), 404, 'api_v1_not_found');
+    },
+  },
+  {
+    section: '8',
+    title:
+      'lists page from 1 with size 50 by default, up to 200; pages do not overlap; out-of-range sizes are refused or capped',
+    async run(ctx) {
+      const token = ctx.tokens.main;
+      await createChat(ctx, 'conformance page a');
+      await createChat(ctx, 'conformance page b');
+      const plain = await ctx.wire.call('GET', '/api/v1/chats', { token, list: true });
+      expectStatus(plain, 200);
+      const meta = (plain.body as { meta?: { page?: unknown; size?: unknown } }).meta;
+      expectThat(
+        meta?.page === 1 && meta.size === 50,
+        'meta.page 1 and meta.size 50 by default',
+        () => show(meta),
+        plain.requestId,
+      );
+      expectStatus(await ctx.wire.call('GET', '/api/v1/chats?size=200', { token, list: true }), 200);
+      const first = await ctx.wire.call('GET', '/api/v1/chats?page=1&size=1', { token, list: true });
+      const second = await ctx.wire.call('GET', '/api/v1/chats?page=2&size=1', { token, list: true });
+      expectStatus(first, 200);
+      expectStatus(second, 200);
+      const [a, b] = [idsOf(first), idsOf(second)];
+      expectThat(
+        a.length === 1 && b.length === 1 && a[0] !== b[0],
+        'one different chat on each of pages 1 and 2 of size 1',
+        () => `${show(a)} then ${show(b)}`,
+        second.requestId,
+      );
+      for (const query of ['size=201', 'size=0', 'page=0']) {
+        const answer = await ctx.wire.call('GET', `/api/v1/chats?${query}`, { token, list: true });
+        const got = (answer.body as { meta?: { page?: number; size?: number } } | undefined)?.meta;
+        const capped =
+          answer.status === 200 &&
+          (got?.size ?? 0) >= 1 &&
+          (got?.size ?? 0) <= 200 &&
+          (got?.page ?? 0) >= 1 &&
+          idsOf(answer).length <= 200;
+        expectThat(
+          (answer.status >= 400 && answer.status < 500) || capped,
+          `${query}: a 4xx, or a page within 1..200`,
+          () => `${answer.status} meta ${show(got)}`,
+          answer.requestId,
+        );
+      }
+    },
+  },
+];

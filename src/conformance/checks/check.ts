@@ -1,0 +1,11 @@
+import type { Context } from '../context.js';
+
+/** One conformance check: the section it tests, what it asserts, and how. */
+export interface Check {
+  /** The section of api-v1, such as `6` or `7.1`. */
+  section: string;
+  /** What it asserts. */
+  title: string;
+  /** Throws a `Failure` when the service is off the contract, a `Skip` when the check cannot run. */
+  run(ctx: Context): Promise<void>;
+}

@@ -1,0 +1,122 @@
+import { EVENT_SCHEMAS, TERMINAL_EVENTS } from '../../contract/events.js';
+import { MessageSchema } from '../../contract/turn.js';
+import { eventNames, expectStatus } from '../context.js';
+import { expectThat, show } from '../verdict.js';
+import type { Check } from './check.js';
+
+const isTerminal = (name: string) => (TERMINAL_EVENTS as readonly string[]).includes(name);
+
+/** The text the deltas fold to: a suffix each, or with `replace` the whole text (section 6). */
+export function foldDeltas(events: ReadonlyArray<{ event: string; data: unknown }>): string {
+  let text = '';
+  for (const { event, data } of events) {
+    if (event !== 'message.delta') continue;
+    const delta = data as { text: string; replace: boolean };
+    text = delta.replace ? delta.text : text + delta.text;
+  }
+  return text;
+}
+
+/** Section 6 (and 4.4): a plain streamed turn's events. */
+export const STREAM_CHECKS: Check[] = [
+  {
+    section: '6',
+    title: 'message.start comes first, with the chat id, a message id and a request id',
+    async run(ctx) {
+      const { answer, chatId } = await ctx.streamed();
+      const [first] = answer.events;
+      expectThat(
+        first?.event === 'message.start',
+        'message.start as the first event',
+        () => `${first?.event ?? 'no event'} first (events: ${show(eventNames(answer))})`,
+        answer.requestId,
+      );
+      const start = EVENT_SCHEMAS['message.start'].safeParse(first.data);
+      expectThat(
+        start.success && start.data.chat_id === chatId,
+        `a payload { chat_id: "${chatId}", message_id, request_id }`,
+        () => show(first.data),
+        answer.requestId,
+      );
+    },
+  },
+  {
+    section: '6',
+    title: 'rule 1: exactly one terminal event, and nothing after it',
+    async run(ctx) {
+      const { answer } = await ctx.streamed();
+      const names = eventNames(answer);
+      const terminals = names.filter(isTerminal);
+      expectThat(terminals.length === 1, 'one terminal event', () => show(names), answer.requestId);
+      const after = names.slice(names.findIndex(isTerminal) + 1);
+      expectThat(after.length === 0, 'no event after the terminal one', () => show(after), answer.requestId);
+      expectThat(
+        terminals[0] === 'message.completed',
+        'a plain turn ending message.completed',
+        () => show(answer.events.at(-1)),
+        answer.requestId,
+      );
+    },
+  },
+  {
+    section: '6',
+    title: "every event's payload matches its schema",
+    async run(ctx) {
+      const { answer } = await ctx.streamed();
+      for (const { event, data } of answer.events) {
+        const schema = EVENT_SCHEMAS[event as keyof typeof EVENT_SCHEMAS];
+        if (!schema) continue;
+        const parsed = schema.safeParse(data);
+        expectThat(
+          parsed.success,
+          `a ${event} payload as section 6 gives it`,
+          () => show(data),
+          answer.requestId,
+        );
+      }
+    },
+  },
+  {
+    section: '6',
+    title: 'the deltas fold to the content of message.completed and of the saved turn in the message listing',
+    async run(ctx) {
+      const { answer, chatId, body } = await ctx.streamed();
+      const folded = foldDeltas(answer.events);
+      const completed = answer.events.find((event) => event.event === 'message.completed')?.data as
+        | { id?: unknown; content?: unknown }
+        | undefined;
+      expectThat(
+        completed?.content === folded,
+        `message.completed content equal to the folded deltas ${show(folded, 120)}`,
+        () => show(completed?.content, 120),
+        answer.requestId,
+      );
+      const list = await ctx.wire.call('GET', `/api/v1/chats/${chatId}/messages`, {
+        token: ctx.tokens.main,
+        list: true,
+      });
+      expectStatus(list, 200);
+      const items = Array.isArray(list.data) ? list.data : [];
+      const saved = items.find((item: { id?: unknown }) => item.id === completed?.id);
+      const parsed = MessageSchema.safeParse(saved);
+      expectThat(
+        parsed.success &&
+          parsed.data.content === folded &&
+          parsed.data.prompt === body.content &&
+          parsed.data.status === 'completed',
+        `turn ${show(completed?.id)} listed, completed, with its prompt and the folded content`,
+        () => show(saved ?? items),
+        list.requestId,
+      );
+    },
+  },
+  {
+    section: '3.4',
+    title: 'sending a turn to a chat id that does not exist creates the chat with that id',
+    async run(ctx) {
+      const { chatId } = await ctx.streamed();
+      const read = await ctx.wire.call('GET', `/api/v1/chats/${chatId}`, { token: ctx.tokens.main });
+      expectStatus(read, 200);
+    },
+  },
+];

@@ -1,0 +1,10 @@
+/**
+ * `convo-sdk/conformance`: the contract checks of API v1 that need no scripted model, run against a live
+ * service (`runConformance`, and the `convo-conformance` command), reported by spec section.
+ *
+ * @module
+ */
+export type { Tokens } from './context.js';
+export { formatReport } from './report.js';
+export { type ConformanceOptions, runConformance } from './run.js';
+export type { CheckResult, ConformanceReport, Outcome } from './types.js';

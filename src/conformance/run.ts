@@ -1,0 +1,143 @@
+import { ValidationError, type ValidationIssue } from '../errors.js';
+import { CHECKS } from './checks/index.js';
+import { Context, type Tokens } from './context.js';
+import type { CheckResult, ConformanceReport, Outcome } from './types.js';
+import { Failure, Skip } from './verdict.js';
+import { Wire } from './wire.js';
+
+/** What `runConformance` takes. */
+export interface ConformanceOptions {
+  /** The service's base URL, without `/api/v1` (`https://staging.example.com`). */
+  url: string;
+  /** The credentials: `main` with every scope; `other` and `limited` unlock more checks. */
+  tokens: Tokens;
+  /** Runs only the checks of these sections (`['6', '7']` takes 6, 7.1, 7.3...); all when absent. */
+  only?: readonly string[] | undefined;
+  /** Stops the run: the checks left are skipped and what was created is still cleaned up. */
+  signal?: AbortSignal | undefined;
+  /** The most requests the run sends, cleanup included (default 300, at most 10,000). */
+  maxRequests?: number | undefined;
+  /** How long one request, a whole stream included, may take (default 120,000 ms). */
+  requestTimeoutMs?: number | undefined;
+  /** How long the whole run may take (default 600,000 ms). */
+  timeoutMs?: number | undefined;
+  /** The fetch to use (default: the global one). */
+  fetch?: typeof fetch | undefined;
+}
+
+/** What a run does not check, and why: behaviours only a scripted model or an outage can show. */
+const NOT_CHECKED: ReadonlyArray<Omit<CheckResult, 'outcome'>> = [
+  { section: '4.5', title: 'interaction answers', reason: 'needs a scripted model: a turn that asks' },
+  { section: '6', title: 'message.error and its codes', reason: 'needs a scripted model: a turn that fails' },
+  { section: '6', title: 'ping every 15 s of silence', reason: 'needs a scripted model: a silent turn' },
+  { section: '7.3', title: 'api_v1_chat_busy', reason: 'needs a scripted model: a turn that runs long' },
+];
+
+/** How long the cleanup may take, whatever stopped the run. */
+const CLEANUP_MS = 60_000;
+
+const SECTION = /^\d+(\.\d+)*$/;
+
+/**
+ * Runs the contract checks that need no scripted model against a live service and reports each by spec
+ * section. Bounded in requests and time; deletes what it created and nothing else.
+ *
+ * @throws {ValidationError} when the URL, a token, `only` or a bound is unusable.
+ */
+export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
+  const { url, only } = checkOptions(options);
+  const started = Date.now();
+  const signal = AbortSignal.any([
+    AbortSignal.timeout(options.timeoutMs ?? 600_000),
+    ...(options.signal ? [options.signal] : []),
+  ]);
+  const wire = new Wire({
+    url,
+    signal,
+    maxRequests: options.maxRequests ?? 300,
+    requestTimeoutMs: options.requestTimeoutMs ?? 120_000,
+    fetch: options.fetch ?? globalThis.fetch,
+  });
+  const ctx = new Context(wire, options.tokens);
+  const selected = (section: string) =>
+    !only || only.some((wanted) => section === wanted || section.startsWith(`${wanted}.`));
+  const results: CheckResult[] = [];
+  for (const check of CHECKS.filter((check) => selected(check.section))) {
+    const head = { section: check.section, title: check.title };
+    if (signal.aborted) {
+      results.push({ ...head, outcome: 'skip', reason: 'the run was stopped or ran out of time' });
+      continue;
+    }
+    try {
+      await check.run(ctx);
+      results.push({ ...head, outcome: 'pass' });
+    } catch (error) {
+      if (error instanceof Failure) {
+        const { expected, got, requestId } = error;
+        results.push({ ...head, outcome: 'fail', expected, got, requestId });
+      } else if (error instanceof Skip) {
+        results.push({ ...head, outcome: 'skip', reason: error.message });
+      } else {
+        throw error;
+      }
+    }
+  }
+  for (const skipped of NOT_CHECKED.filter((item) => selected(item.section))) {
+    results.push({ ...skipped, outcome: 'skip' });
+  }
+  // Cleanup gets its own allowance of requests, so a run that used its bound still leaves nothing behind.
+  wire.allow(ctx.chats.size + ctx.skills.size, AbortSignal.timeout(CLEANUP_MS));
+  const left = await ctx.cleanup();
+  if (left.length > 0) {
+    results.push({
+      section: '4',
+      title: 'what the run created is deleted',
+      outcome: 'fail',
+      expected: 'each DELETE answered 200',
+      got: `left behind: ${left.join(', ')}`,
+    });
+  }
+  const counts: Record<Outcome, number> = { pass: 0, fail: 0, skip: 0 };
+  for (const result of results) counts[result.outcome]++;
+  return {
+    url,
+    results,
+    counts,
+    requests: wire.requests,
+    durationMs: Date.now() - started,
+    ok: counts.fail === 0,
+  };
+}
+
+function checkOptions(options: ConformanceOptions): { url: string; only: readonly string[] | undefined } {
+  const issues: ValidationIssue[] = [];
+  let url = '';
+  try {
+    const parsed = new URL(options.url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http');
+    url = parsed.href.replace(/\/api\/v1\/?$/, '/');
+  } catch {
+    issues.push({ field: 'url', message: 'must be an http or https URL' });
+  }
+  for (const [name, token] of Object.entries(options.tokens ?? {})) {
+    if (token === undefined && name !== 'main') continue;
+    if (typeof token !== 'string' || !/^[\x21-\x7e]{1,4096}$/.test(token)) {
+      issues.push({ field: `tokens.${name}`, message: 'must be 1 to 4096 visible ASCII characters' });
+    }
+  }
+  const bad = options.only?.filter((section) => !SECTION.test(section));
+  if (bad && bad.length > 0) issues.push({ field: 'only', message: 'must list sections such as 6 or 7.1' });
+  for (const [field, max] of [
+    ['maxRequests', 10_000],
+    ['requestTimeoutMs', 3_600_000],
+    ['timeoutMs', 86_400_000],
+  ] as const) {
+    const value = options[field];
+    if (value !== undefined && !(Number.isInteger(value) && value >= 1 && value <= max)) {
+      issues.push({ field, message: `must be an integer from 1 to ${max}`, limit: max });
+    }
+  }
+  const [first, ...rest] = issues;
+  if (first) throw new ValidationError([first, ...rest]);
+  return { url, only: options.only };
+}

@@ -1,0 +1,254 @@
+import { createParser } from 'eventsource-parser';
+import * as z from 'zod/mini';
+import { Uuid } from '../contract/checks.js';
+import { EnvelopeSchema } from '../contract/envelope.js';
+import { Skip } from './verdict.js';
+
+/** An answer as it came: the status, the parsed JSON body (or undefined), its request id. */
+export interface Answer {
+  /** HTTP status. */
+  status: number;
+  /** The parsed body, or undefined when it was not JSON. */
+  body: unknown;
+  /** `meta.request_id`, when the body had one. */
+  requestId: string | undefined;
+  /** `message_code`, when the body had one. */
+  code: string | undefined;
+  /** `data`, when the body had it. */
+  data: unknown;
+}
+
+/** One server-sent event as it came, its data parsed when it was JSON. */
+export interface WireEvent {
+  /** The `event:` name (`message` when absent). */
+  event: string;
+  /** The parsed `data:`, or the raw text when it was not JSON. */
+  data: unknown;
+}
+
+/** A streaming answer: the status and content type, then the events (when it was a stream) or the body. */
+export interface StreamAnswer extends Answer {
+  /** The response's content type. */
+  contentType: string;
+  /** The events read, in order (empty when the answer was not a stream). */
+  events: WireEvent[];
+}
+
+/** A successful answer that broke the envelope of 2.1 (or a list's `meta` of 4). */
+export interface EnvelopeProblem {
+  /** Which call: `GET /api/v1/skills`. */
+  call: string;
+  /** What was wrong. */
+  problem: string;
+  /** The request id, when one came. */
+  requestId: string | undefined;
+}
+
+/** How a `Wire` is bounded. */
+export interface WireOptions {
+  /** The service's base URL (without `/api/v1`). */
+  url: string;
+  /** Aborts every request (the run's deadline and the caller's signal). */
+  signal: AbortSignal;
+  /** The most requests the run may send. */
+  maxRequests: number;
+  /** How long one request (a whole stream included) may take. */
+  requestTimeoutMs: number;
+  /** The fetch to use. */
+  fetch: typeof fetch;
+}
+
+/** The most bytes read of one answer, and the most events of one stream. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const MAX_EVENTS = 20_000;
+
+const ListMetaSchema = z.looseObject({ page: z.int(), size: z.int(), total: z.int() });
+
+/**
+ * The run's only way to the service: counts and bounds requests, times each one out, reads bodies up to
+ * a bound, and checks the envelope of every successful answer on the way (section 2.1), collecting what
+ * it finds for the 2.1 checks.
+ */
+export class Wire {
+  /** Requests sent so far. */
+  requests = 0;
+  /** Successful answers that broke the envelope. */
+  readonly envelopeProblems: EnvelopeProblem[] = [];
+  /** List answers whose `meta` lacked `page`, `size` or `total`. */
+  readonly listProblems: EnvelopeProblem[] = [];
+  /** Successful answers checked. */
+  successes = 0;
+  /** List answers checked. */
+  lists = 0;
+
+  #maxRequests: number;
+  #signal: AbortSignal;
+
+  constructor(private readonly options: WireOptions) {
+    this.#maxRequests = options.maxRequests;
+    this.#signal = options.signal;
+  }
+
+  /**
+   * Allows `count` more requests beyond the bound, under `signal` instead of the run's: the cleanup's, so
+   * that a run stopped or out of requests still deletes what it created.
+   */
+  allow(count: number, signal: AbortSignal): void {
+    this.#maxRequests = Math.max(this.#maxRequests, this.requests) + count;
+    this.#signal = signal;
+  }
+
+  /** Sends one JSON request; `token` undefined sends no `Authorization` header. */
+  async call(
+    method: string,
+    path: string,
+    init: { token: string | undefined; body?: unknown; key?: string; list?: boolean },
+  ): Promise<Answer> {
+    const response = await this.send(method, path, init, 'application/json');
+    const answer = toAnswer(response.status, parseJson(await response.text));
+    this.inspect(`${method} ${path}`, answer, init.list === true);
+    return answer;
+  }
+
+  /** Sends a streaming turn and reads its events to the end of the body. */
+  async stream(path: string, init: { token: string; body: unknown; key: string }): Promise<StreamAnswer> {
+    const response = await this.send('POST', path, init, 'text/event-stream');
+    const events: WireEvent[] = [];
+    if (!response.contentType.startsWith('text/event-stream')) {
+      const answer = toAnswer(response.status, parseJson(await response.text));
+      this.inspect(`POST ${path}`, answer, false);
+      return { ...answer, contentType: response.contentType, events };
+    }
+    const parser = createParser({
+      onEvent: (event) => {
+        if (events.length >= MAX_EVENTS) throw new Skip(`the stream sent more than ${MAX_EVENTS} events`);
+        events.push({ event: event.event ?? 'message', data: parseJson(event.data) ?? event.data });
+      },
+    });
+    parser.feed(await response.text);
+    const start = events.find((event) => event.event === 'message.start')?.data;
+    const requestId = (start as { request_id?: unknown } | undefined)?.request_id;
+    return {
+      status: response.status,
+      body: undefined,
+      requestId: typeof requestId === 'string' ? requestId : undefined,
+      code: undefined,
+      data: undefined,
+      contentType: response.contentType,
+      events,
+    };
+  }
+
+  private async send(
+    method: string,
+    path: string,
+    init: { token: string | undefined; body?: unknown; key?: string },
+    accept: string,
+  ): Promise<{ status: number; contentType: string; text: Promise<string> }> {
+    if (this.requests >= this.#maxRequests) {
+      throw new Skip(`the run's bound of ${this.options.maxRequests} requests was reached`);
+    }
+    this.requests++;
+    const headers: Record<string, string> = { accept };
+    if (init.token !== undefined) headers.authorization = `Bearer ${init.token}`;
+    if (init.key !== undefined) headers['idempotency-key'] = init.key;
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    const signal = AbortSignal.any([this.#signal, AbortSignal.timeout(this.options.requestTimeoutMs)]);
+    const url = new URL(path.replace(/^\//, ''), `${this.options.url.replace(/\/?$/, '/')}`);
+    let response: Response;
+    try {
+      response = await this.options.fetch(url, {
+        method,
+        headers,
+        body: init.body === undefined ? null : JSON.stringify(init.body),
+        signal,
+        redirect: 'manual',
+      });
+    } catch (error) {
+      throw new Skip(`${method} ${path} got no answer: ${describe(error, signal)}`);
+    }
+    return {
+      status: response.status,
+      contentType: response.headers.get('content-type') ?? '',
+      text: readBounded(response, signal).catch((error: unknown) => {
+        throw new Skip(`${method} ${path}: the body could not be read: ${describe(error, signal)}`);
+      }),
+    };
+  }
+
+  private inspect(call: string, answer: Answer, list: boolean): void {
+    if (answer.status < 200 || answer.status > 299) return;
+    this.successes++;
+    const envelope = EnvelopeSchema.safeParse(answer.body);
+    const problem = !envelope.success
+      ? `the body is not the envelope: ${envelope.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`
+      : envelope.data.message_code !== 'api_v1_ok'
+        ? `message_code is ${JSON.stringify(envelope.data.message_code)}, not "api_v1_ok"`
+        : !Uuid.safeParse(envelope.data.meta.request_id).success
+          ? `meta.request_id ${JSON.stringify(envelope.data.meta.request_id)} is not a UUID`
+          : undefined;
+    if (problem) this.envelopeProblems.push({ call, problem, requestId: answer.requestId });
+    if (!list) return;
+    this.lists++;
+    const meta = (answer.body as { meta?: unknown } | undefined)?.meta;
+    const listMeta = ListMetaSchema.safeParse(meta);
+    if (!listMeta.success) {
+      const missing = ['page', 'size', 'total'].filter(
+        (field) => !Number.isInteger((meta as Record<string, unknown> | undefined)?.[field]),
+      );
+      this.listProblems.push({
+        call,
+        problem: `meta lacks an integer ${missing.join(', ')}`,
+        requestId: answer.requestId,
+      });
+    }
+  }
+}
+
+function toAnswer(status: number, body: unknown): Answer {
+  const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const meta = record.meta as Record<string, unknown> | undefined;
+  const requestId = typeof meta?.request_id === 'string' ? meta.request_id : undefined;
+  const code = typeof record.message_code === 'string' ? record.message_code : undefined;
+  return { status, body, requestId, code, data: record.data };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The body as text, up to `MAX_BODY_BYTES`; the signal aborts the read too. */
+async function readBounded(response: Response, signal: AbortSignal): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const onAbort = () => void reader.cancel().catch(() => {});
+  signal.addEventListener('abort', onAbort, { once: true });
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.byteLength;
+      if (bytes > MAX_BODY_BYTES) {
+        await reader.cancel();
+        throw new Error(`the answer is larger than ${MAX_BODY_BYTES} bytes`);
+      }
+      text += decoder.decode(value, { stream: true });
+    }
+    if (signal.aborted) throw signal.reason;
+    return text + decoder.decode();
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+function describe(error: unknown, signal: AbortSignal): string {
+  if (signal.aborted) return 'timed out or aborted';
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { parseArgs } from '../../src/conformance/args.js';
+import { formatReport } from '../../src/conformance/index.js';
+
+describe('the conformance report as text', () => {
+  it('prints each check by section: a failure with expected, got and request id; a skip with its reason', () => {
+    const text = formatReport({
+      url: 'http://svc/',
+      results: [
+        { section: '2.1', title: 'envelope', outcome: 'pass' },
+        {
+          section: '7.1',
+          title: 'not found',
+          outcome: 'fail',
+          expected: '404 api_v1_not_found',
+          got: '403 x',
+          requestId: 'r-1',
+        },
+        { section: '4.5', title: 'answers', outcome: 'skip', reason: 'needs a scripted model' },
+      ],
+      counts: { pass: 1, fail: 1, skip: 1 },
+      requests: 3,
+      durationMs: 1500,
+      ok: false,
+    });
+    expect(text.split('\n')).toEqual([
+      'Conformance of http://svc/ to API v1',
+      '',
+      'PASS  2.1  envelope',
+      'FAIL  7.1  not found',
+      '        expected: 404 api_v1_not_found',
+      '        got:      403 x',
+      '        request id: r-1',
+      'SKIP  4.5  answers',
+      '        skipped: needs a scripted model',
+      '',
+      '1 passed, 1 failed, 1 skipped; 3 requests in 1.5 s',
+    ]);
+  });
+});
+
+describe('convo-conformance arguments', () => {
+  it('takes the main token, named ones, --only and --json, in both --flag value and --flag=value forms', () => {
+    expect(
+      parseArgs(['--url=http://x', '--token', 't', '--token', 'other=o', '--only', '6, 7.1', '--json']),
+    ).toEqual({
+      url: 'http://x',
+      tokens: { main: 't', other: 'o' },
+      json: true,
+      only: ['6', '7.1'],
+      help: false,
+    });
+  });
+
+  it('refuses a missing URL, a second main token and an unknown option, never showing a token', () => {
+    expect(() => parseArgs(['--token', 't'])).toThrow('--url: is required');
+    expect(() => parseArgs(['--url', 'http://x', '--token', 'secret1', '--token', 'secret2'])).toThrow(
+      /main credential given twice/,
+    );
+    const error = (() => {
+      try {
+        parseArgs([
+          '--url',
+          'http://x',
+          '--token',
+          'secret1',
+          '--token',
+          'other=secret2',
+          '--token',
+          'other=secret3',
+        ]);
+      } catch (caught) {
+        return caught as Error;
+      }
+    })();
+    expect(error?.message).toBe('--token: other given twice');
+  });
+});
