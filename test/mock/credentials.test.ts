@@ -72,6 +72,14 @@ describe('5 credentials of createMock', () => {
     expect(() => createMock({ tokens: [{ token: 'a', scopes }] })).toThrow(/unknown scope/);
   });
 
+  it('a credential name is 1 to 64 printable characters, kept for the inspector', () => {
+    expect(createMock({ tokens: [{ token: 'a', name: 'alice' }] }).store.credentials()[0]?.name).toBe(
+      'alice',
+    );
+    for (const name of ['', 'x'.repeat(65), 'a\nb', '<script>\u0000'])
+      expect(() => createMock({ tokens: [{ token: 'a', name }] })).toThrow(/credential name/);
+  });
+
   it('the credentials are copies: changing them changes nothing', () => {
     const mock = createMock();
     const [credential] = mock.store.credentials();

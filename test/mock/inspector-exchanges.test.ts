@@ -6,6 +6,7 @@ import { BODY_CAP, MAX_EXCHANGES } from '../../src/mock/inspector/exchanges.js';
 // What the inspector records of each exchange, its filters, faults armed from the page and the HAR export.
 const TOKEN = 'tok_exchanges_secret_51d0';
 const OTHER = 'tok_second_secret_88aa';
+const NAMED = 'tok_named_secret_c0ffee';
 const json = { 'content-type': 'application/json' };
 
 describe('the inspector: exchanges, filters, faults, export', () => {
@@ -16,6 +17,7 @@ describe('the inspector: exchanges, filters, faults, export', () => {
     const body = await reply.text();
     expect(body).not.toContain(TOKEN);
     expect(body).not.toContain(OTHER);
+    expect(body).not.toContain(NAMED);
     return { status: reply.status, body, json: () => JSON.parse(body) };
   };
   const post = (path: string, body: unknown, headers: Record<string, string> = json) =>
@@ -26,7 +28,7 @@ describe('the inspector: exchanges, filters, faults, export', () => {
     server = await startMockServer({
       port: 0,
       inspector: true,
-      tokens: [{ token: TOKEN }, { token: OTHER, userId: 1 }],
+      tokens: [{ token: TOKEN }, { token: OTHER, userId: 1 }, { token: NAMED, userId: 2, name: 'alice' }],
     });
     client = new Client({ baseUrl: server.url, token: TOKEN, retryDelay: { min: 1, max: 5 } });
   });
@@ -81,11 +83,12 @@ describe('the inspector: exchanges, filters, faults, export', () => {
     });
   });
 
-  it('two tokens of one user are told apart, by a masked form of the token', async () => {
+  it('credentials by name where code gave one, else two tokens of one user told apart by a masked form', async () => {
     const { credentials } = (await get('/_inspector/state')).json();
     expect(credentials).toEqual([
       expect.objectContaining({ id: 1, name: '#1 to…(25) user 1', user: 1 }),
       expect.objectContaining({ id: 2, name: '#2 to…(22) user 1', user: 1 }),
+      expect.objectContaining({ id: 3, name: 'alice #3 user 2', user: 2 }),
     ]);
     expect(credentials[0].scopes).toContain('chat:write');
   });

@@ -20,6 +20,8 @@ export interface MockCredential {
   userId?: number;
   /** A resource allowlist; unrestricted when absent. */
   allow?: MockAllowlist;
+  /** What the inspector calls it (`alice`, `reader`), at most 64 printable characters; masked token when absent. */
+  name?: string;
 }
 
 /** The credential used when none is configured: `mock-token`, every scope, user 1. */
@@ -34,7 +36,7 @@ export function isScope(value: string): value is Scope {
  * Parses a `--token TOKEN[=SCOPES][@USER]` value (mock-conventions.md): `a` has every scope, `a=` none,
  * `a=skills:read,chat:write@2` those two for user 2. Throws on an unknown scope or a malformed value.
  */
-export function parseTokenFlag(flag: string): Required<Omit<MockCredential, 'allow'>> {
+export function parseTokenFlag(flag: string): Required<Omit<MockCredential, 'allow' | 'name'>> {
   let rest = flag;
   let userId = 1;
   const at = rest.lastIndexOf('@');

@@ -34,6 +34,8 @@ export interface CredentialRecord {
   readonly companyId: number;
   /** The resource allowlist, if any. */
   readonly allow: Readonly<MockAllowlist>;
+  /** What the inspector calls it, if it was given a name. */
+  readonly name: string | undefined;
 }
 
 /** A skill as stored: the public fields of 2.2 plus what the mock keeps to itself. */
@@ -261,9 +263,12 @@ function keyId(credentialId: number, key: string): string {
 
 // Applies the defaults of MockCredential and checks what a JavaScript caller could get wrong.
 function resolveCredential(credential: MockCredential, id: number): CredentialRecord {
-  const { token, scopes = SCOPES, userId = 1, allow = {} } = credential;
+  const { token, scopes = SCOPES, userId = 1, allow = {}, name } = credential;
   if (typeof token !== 'string' || token === '' || /\s/.test(token)) {
     throw new Error('mock: a token must be a non-empty string without spaces');
+  }
+  if (name !== undefined && (typeof name !== 'string' || !/^[\x20-\x7e]{1,64}$/.test(name))) {
+    throw new Error('mock: a credential name must be 1 to 64 printable ASCII characters');
   }
   for (const scope of scopes) {
     if (!isScope(scope))
@@ -285,5 +290,6 @@ function resolveCredential(credential: MockCredential, id: number): CredentialRe
     userId,
     companyId,
     allow: Object.freeze(frozenAllow),
+    name,
   });
 }
