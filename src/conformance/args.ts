@@ -30,7 +30,7 @@ section. It creates chats and skills of its own, deletes them at the end, and to
   --json                 print the report as JSON
 Exit status: 0 when no check failed, 1 when one did, 2 on a usage error.`;
 
-/** Parses the arguments; a `ValidationError` names what is wrong (never a token). */
+/** Parses the arguments; a `ValidationError` names what is wrong (an option or a position, never a value). */
 export function parseArgs(argv: readonly string[]): ConformanceArgs {
   let url: string | undefined;
   const tokens: Partial<Tokens> = {};
@@ -44,11 +44,16 @@ export function parseArgs(argv: readonly string[]): ConformanceArgs {
     const arg = argv[i]!;
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? splitOnce(arg) : [arg, undefined];
     const value = () => inline ?? argv[++i] ?? fail(flag, 'needs a value');
-    if (flag === '--url') url = value();
+    // A URL or a selection never starts with "--": what follows is the next option, not the value.
+    const plain = () => {
+      const given = value();
+      return given.startsWith('--') ? fail(flag, 'needs a value') : given;
+    };
+    if (flag === '--url') url = plain();
     else if (flag === '--json') json = true;
     else if (flag === '--help' || flag === '-h') help = true;
     else if (flag === '--only')
-      only = value()
+      only = plain()
         .split(',')
         .map((section) => section.trim())
         .filter(Boolean);
@@ -63,7 +68,9 @@ export function parseArgs(argv: readonly string[]): ConformanceArgs {
           fail('--token', 'the main credential given twice (name the others: other=, limited=)');
         tokens.main = given;
       }
-    } else fail(flag, 'is not an option (see --help)');
+    }
+    // Named by position only: a stray argument may be a token (`--url --token SECRET`).
+    else fail(`argument #${i + 1}`, 'unexpected (see --help)');
   }
   if (help) return { url: '', tokens: { main: '' }, json, only, help };
   if (!url) fail('--url', 'is required');

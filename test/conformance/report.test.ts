@@ -76,3 +76,31 @@ describe('convo-conformance arguments', () => {
     expect(error?.message).toBe('--token: other given twice');
   });
 });
+
+describe('convo-conformance usage errors never show a token', () => {
+  const usageError = (argv: string[]): string | undefined => {
+    try {
+      parseArgs(argv);
+    } catch (caught) {
+      return (caught as Error).message;
+    }
+    return undefined;
+  };
+
+  it.each([
+    [['--url', 'http://x', '--token', 'SECRET-abc', 'extra'], 'argument #5: unexpected (see --help)'],
+    [['--url', '--token', 'SECRET-abc'], '--url: needs a value'],
+    [['--url', 'http://x', '--only', '--token', 'SECRET-abc'], '--only: needs a value'],
+    [['--url', 'http://x', '--token', 'SECRET-abc', '--SECRET-abc'], 'argument #5: unexpected (see --help)'],
+    [
+      ['--url', 'http://x', '--token', 'SECRET-abc', '--x=SECRET-abc'],
+      'argument #5: unexpected (see --help)',
+    ],
+    [['--token', 'SECRET-abc', '--token', 'other=SECRET-def', '--token', 'SECRET-ghi'], /given twice/],
+    [['SECRET-abc', '--url', 'http://x', '--token', 'SECRET-abc'], 'argument #1: unexpected (see --help)'],
+  ])('%j is refused without the token', (argv, message) => {
+    const error = usageError(argv);
+    expect(error).toMatch(message);
+    expect(error).not.toMatch(/SECRET/);
+  });
+});
