@@ -69,11 +69,28 @@ export class Context {
     return token;
   }
 
-  /** A new chat id, recorded as the run's own: sending to it creates it (3.4). */
+  /** A new chat id: sending to it creates it (3.4); `sendTo` records it. */
   newChatId(): string {
-    const id = crypto.randomUUID();
-    this.chats.add(id);
-    return id;
+    return crypto.randomUUID();
+  }
+
+  /**
+   * Records the chat a turn was sent to as the run's own when the send was answered 2xx, or not read to the
+   * end (it may exist); a refusal created nothing, and deleting it would fail.
+   */
+  sentTo(chatId: string, answer: Answer | undefined): void {
+    if (!answer || (answer.status >= 200 && answer.status <= 299)) this.chats.add(chatId);
+  }
+
+  /** Sends a turn to `chatId` with `send`, recording the chat as `sentTo` says. */
+  async sendTo<T extends Answer>(chatId: string, send: () => Promise<T>): Promise<T> {
+    let answer: T | undefined;
+    try {
+      answer = await send();
+      return answer;
+    } finally {
+      this.sentTo(chatId, answer);
+    }
   }
 
   /**
@@ -98,11 +115,9 @@ export class Context {
       const chatId = this.newChatId();
       const key = this.newKey();
       const body = { content: TURN_CONTENT, permission_mode: 'auto' as const };
-      const answer = await this.wire.stream(`/api/v1/chats/${chatId}/messages/stream`, {
-        token: this.tokens.main,
-        body,
-        key,
-      });
+      const answer = await this.sendTo(chatId, () =>
+        this.wire.stream(`/api/v1/chats/${chatId}/messages/stream`, { token: this.tokens.main, body, key }),
+      );
       if (answer.status !== 200 || !answer.contentType.startsWith('text/event-stream')) {
         throw new Failure(
           '4.4: 200 text/event-stream',
@@ -121,11 +136,9 @@ export class Context {
       const chatId = this.newChatId();
       const key = this.newKey();
       const body = { content: TURN_CONTENT, permission_mode: 'auto' as const };
-      const answer = await this.wire.call('POST', `/api/v1/chats/${chatId}/messages`, {
-        token: this.tokens.main,
-        body,
-        key,
-      });
+      const answer = await this.sendTo(chatId, () =>
+        this.wire.call('POST', `/api/v1/chats/${chatId}/messages`, { token: this.tokens.main, body, key }),
+      );
       expectStatus(answer, 200);
       return { chatId, key, body, answer };
     })();

@@ -26,10 +26,13 @@ export const SYNC_CHECKS: Check[] = [
     section: '7.3',
     title: 'a synchronous send without Idempotency-Key is 400 api_v1_idempotency_key_required',
     async run(ctx) {
-      const answer = await ctx.wire.call('POST', `/api/v1/chats/${ctx.newChatId()}/messages`, {
-        token: ctx.tokens.main,
-        body: { content: TURN_CONTENT, permission_mode: 'auto' },
-      });
+      const chatId = ctx.newChatId();
+      const answer = await ctx.sendTo(chatId, () =>
+        ctx.wire.call('POST', `/api/v1/chats/${chatId}/messages`, {
+          token: ctx.tokens.main,
+          body: { content: TURN_CONTENT, permission_mode: 'auto' },
+        }),
+      );
       expectStatus(answer, 400, 'api_v1_idempotency_key_required');
     },
   },
@@ -37,11 +40,14 @@ export const SYNC_CHECKS: Check[] = [
     section: '7.3',
     title: 'a synchronous send in manual mode is 409 api_v1_sync_requires_auto',
     async run(ctx) {
-      const answer = await ctx.wire.call('POST', `/api/v1/chats/${ctx.newChatId()}/messages`, {
-        token: ctx.tokens.main,
-        body: { content: TURN_CONTENT, permission_mode: 'manual' },
-        key: ctx.newKey(),
-      });
+      const chatId = ctx.newChatId();
+      const answer = await ctx.sendTo(chatId, () =>
+        ctx.wire.call('POST', `/api/v1/chats/${chatId}/messages`, {
+          token: ctx.tokens.main,
+          body: { content: TURN_CONTENT, permission_mode: 'manual' },
+          key: ctx.newKey(),
+        }),
+      );
       expectStatus(answer, 409, 'api_v1_sync_requires_auto');
     },
   },
