@@ -42,10 +42,20 @@ const SECTION = /^\d+(\.\d+)*$/;
  * Runs the contract checks that need no scripted model against a live service and reports each by spec
  * section. Bounded in requests and time; deletes what it created and nothing else.
  *
- * @throws {ValidationError} when the URL, a token, `only` or a bound is unusable.
+ * @throws {ValidationError} when the URL, a token, `only` or a bound is unusable, or the service refuses the
+ *   main token (401); nothing is created then.
  */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const { url, only } = checkOptions(options);
+  const selected = (section: string) =>
+    !only || only.some((wanted) => section === wanted || section.startsWith(`${wanted}.`));
+  const checks = CHECKS.filter((check) => selected(check.section));
+  if (checks.length === 0) {
+    const sections = [...new Set(CHECKS.map((check) => check.section))].join(', ');
+    throw new ValidationError([
+      { field: 'only', message: `${only?.join(', ')} selects no check (the sections checked: ${sections})` },
+    ]);
+  }
   const started = Date.now();
   const signal = AbortSignal.any([
     AbortSignal.timeout(options.timeoutMs ?? 600_000),
@@ -59,43 +69,38 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     fetch: options.fetch ?? globalThis.fetch,
   });
   const ctx = new Context(wire, options.tokens);
-  const selected = (section: string) =>
-    !only || only.some((wanted) => section === wanted || section.startsWith(`${wanted}.`));
   const results: CheckResult[] = [];
-  for (const check of CHECKS.filter((check) => selected(check.section))) {
-    const head = { section: check.section, title: check.title };
-    if (signal.aborted) {
-      results.push({ ...head, outcome: 'skip', reason: 'the run was stopped or ran out of time' });
-      continue;
-    }
-    try {
-      await check.run(ctx);
-      results.push({ ...head, outcome: 'pass' });
-    } catch (error) {
-      if (error instanceof Failure) {
-        const { expected, got, requestId } = error;
-        results.push({ ...head, outcome: 'fail', expected, got, requestId });
-      } else if (error instanceof Skip) {
-        results.push({ ...head, outcome: 'skip', reason: error.message });
-      } else {
-        throw error;
+  await checkMainToken(wire, options.tokens.main);
+  try {
+    for (const check of checks) {
+      const head = { section: check.section, title: check.title };
+      if (signal.aborted) {
+        results.push({ ...head, outcome: 'skip', reason: 'the run was stopped or ran out of time' });
+        continue;
+      }
+      try {
+        await check.run(ctx);
+        results.push({ ...head, outcome: 'pass' });
+      } catch (error) {
+        results.push({ ...head, ...verdictOf(error, wire) });
       }
     }
-  }
-  for (const skipped of NOT_CHECKED.filter((item) => selected(item.section))) {
-    results.push({ ...skipped, outcome: 'skip' });
-  }
-  // Cleanup gets its own allowance of requests, so a run that used its bound still leaves nothing behind.
-  wire.allow(ctx.chats.size + ctx.skills.size, AbortSignal.timeout(CLEANUP_MS));
-  const left = await ctx.cleanup();
-  if (left.length > 0) {
-    results.push({
-      section: '4',
-      title: 'what the run created is deleted',
-      outcome: 'fail',
-      expected: 'each DELETE answered 200',
-      got: `left behind: ${left.join(', ')}`,
-    });
+    for (const skipped of NOT_CHECKED.filter((item) => selected(item.section))) {
+      results.push({ ...skipped, outcome: 'skip' });
+    }
+  } finally {
+    // Cleanup gets its own allowance of requests, so a run that used its bound still leaves nothing behind.
+    wire.allow(ctx.chats.size + ctx.skills.size, AbortSignal.timeout(CLEANUP_MS));
+    const left = await ctx.cleanup();
+    if (left.length > 0) {
+      results.push({
+        section: '4',
+        title: 'what the run created is deleted',
+        outcome: 'fail',
+        expected: 'each DELETE answered 200',
+        got: `left behind: ${left.join(', ')}`,
+      });
+    }
   }
   const counts: Record<Outcome, number> = { pass: 0, fail: 0, skip: 0 };
   for (const result of results) counts[result.outcome]++;
@@ -109,13 +114,51 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   };
 }
 
+/**
+ * The outcome of a check that threw: its failure or skip, or, for anything else (an answer the check could
+ * not read), a failure showing the error and the last answer.
+ */
+function verdictOf(error: unknown, wire: Wire): Omit<CheckResult, 'section' | 'title'> {
+  if (error instanceof Failure) {
+    const { expected, got, requestId } = error;
+    return { outcome: 'fail', expected, got, requestId };
+  }
+  if (error instanceof Skip) return { outcome: 'skip', reason: error.message };
+  const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const last = wire.last;
+  return {
+    outcome: 'fail',
+    expected: 'an answer the check can read',
+    got: last ? `${what}; the last answer: ${last.call} ${last.status} ${last.summary}` : what,
+    requestId: last?.requestId,
+  };
+}
+
+/** Asks once whether the service accepts the main credential: a refusal is a setup error, not 30 failures. */
+async function checkMainToken(wire: Wire, token: string): Promise<void> {
+  let answer: Awaited<ReturnType<Wire['call']>>;
+  try {
+    answer = await wire.call('GET', '/api/v1/chats?size=1', { token, list: true });
+  } catch {
+    return; // No answer: the checks say so, each skipped with the reason.
+  }
+  if (answer.status === 401) {
+    throw new ValidationError([
+      { field: 'tokens.main', message: 'was refused by the service (401): give a credential it accepts' },
+    ]);
+  }
+}
+
 function checkOptions(options: ConformanceOptions): { url: string; only: readonly string[] | undefined } {
   const issues: ValidationIssue[] = [];
   let url = '';
   try {
     const parsed = new URL(options.url);
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http');
-    url = parsed.href.replace(/\/api\/v1\/?$/, '/');
+    // Credentials go in tokens; a password in the URL would be printed with the report.
+    if (parsed.username || parsed.password) {
+      issues.push({ field: 'url', message: 'must not hold a user or password (give credentials as tokens)' });
+    } else url = parsed.href.replace(/\/api\/v1\/?$/, '/');
   } catch {
     issues.push({ field: 'url', message: 'must be an http or https URL' });
   }

@@ -44,6 +44,18 @@ export interface EnvelopeProblem {
   requestId: string | undefined;
 }
 
+/** The last answer the run read, kept to show what came when a check could not read it. */
+export interface LastAnswer {
+  /** Which call: `GET /api/v1/skills`. */
+  call: string;
+  /** HTTP status. */
+  status: number;
+  /** The content type and the start of the body (`text/plain: ok`). */
+  summary: string;
+  /** The request id, when one came. */
+  requestId: string | undefined;
+}
+
 /** How a `Wire` is bounded. */
 export interface WireOptions {
   /** The service's base URL (without `/api/v1`). */
@@ -80,6 +92,8 @@ export class Wire {
   successes = 0;
   /** List answers checked. */
   lists = 0;
+  /** The last answer read, when one was. */
+  last: LastAnswer | undefined;
 
   #maxRequests: number;
   #signal: AbortSignal;
@@ -105,7 +119,9 @@ export class Wire {
     init: { token: string | undefined; body?: unknown; key?: string; list?: boolean },
   ): Promise<Answer> {
     const response = await this.send(method, path, init, 'application/json');
-    const answer = toAnswer(response.status, parseJson(await response.text));
+    const text = await response.text;
+    const answer = toAnswer(response.status, parseJson(text));
+    this.remember(`${method} ${path}`, response.contentType, text, answer);
     this.inspect(`${method} ${path}`, answer, init.list === true);
     return answer;
   }
@@ -115,7 +131,9 @@ export class Wire {
     const response = await this.send('POST', path, init, 'text/event-stream');
     const events: WireEvent[] = [];
     if (!response.contentType.startsWith('text/event-stream')) {
-      const answer = toAnswer(response.status, parseJson(await response.text));
+      const text = await response.text;
+      const answer = toAnswer(response.status, parseJson(text));
+      this.remember(`POST ${path}`, response.contentType, text, answer);
       this.inspect(`POST ${path}`, answer, false);
       return { ...answer, contentType: response.contentType, events };
     }
@@ -125,13 +143,21 @@ export class Wire {
         events.push({ event: event.event ?? 'message', data: parseJson(event.data) ?? event.data });
       },
     });
-    parser.feed(await response.text);
+    const text = await response.text;
+    parser.feed(text);
     const start = events.find((event) => event.event === 'message.start')?.data;
-    const requestId = (start as { request_id?: unknown } | undefined)?.request_id;
+    const startId = (start as { request_id?: unknown } | undefined)?.request_id;
+    const requestId = typeof startId === 'string' ? startId : undefined;
+    this.last = {
+      call: `POST ${path}`,
+      status: response.status,
+      summary: `${response.contentType}: ${events.length} events`,
+      requestId,
+    };
     return {
       status: response.status,
       body: undefined,
-      requestId: typeof requestId === 'string' ? requestId : undefined,
+      requestId,
       code: undefined,
       data: undefined,
       contentType: response.contentType,
@@ -174,6 +200,12 @@ export class Wire {
         throw new Skip(`${method} ${path}: the body could not be read: ${describe(error, signal)}`);
       }),
     };
+  }
+
+  private remember(call: string, contentType: string, text: string, answer: Answer): void {
+    const start = text.length > 200 ? `${text.slice(0, 200)}...` : text;
+    const summary = `${contentType || 'no content type'}: ${start || 'no body'}`;
+    this.last = { call, status: answer.status, summary, requestId: answer.requestId };
   }
 
   private inspect(call: string, answer: Answer, list: boolean): void {

@@ -1,8 +1,13 @@
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/conformance/command.js';
+import { Context } from '../../src/conformance/context.js';
 import { runConformance } from '../../src/conformance/index.js';
+import { Wire } from '../../src/conformance/wire.js';
 import { type CommandServer, startCommandServer } from '../support/command-server.js';
 import { FAULTS, type FaultProxy, startFaultProxy } from './fault-proxy.js';
 
@@ -108,6 +113,117 @@ describe('conformance kit against convo-mock', () => {
     const error = await runConformance({ url: mock.url, tokens: { main: 'secret token' } }).catch((e) => e);
     expect(error).toMatchObject({ name: 'ValidationError', field: 'tokens.main' });
     expect(error.message).not.toContain('secret');
+  });
+});
+
+/** Runs the command in-process; resolves to its exit status and everything it wrote. */
+async function command(argv: string[]): Promise<{ code: number; text: string }> {
+  let text = '';
+  const write = (line: string) => {
+    text += `${line}\n`;
+  };
+  const code = await main(argv, { out: write, err: write });
+  return { code, text };
+}
+
+describe('conformance kit against odd answers and unusable setups', () => {
+  it('against a service answering 200 text/plain "ok" to everything, reports failures and deletes what it sent to', async () => {
+    const calls: string[] = [];
+    const stub = createServer((request, response) => {
+      calls.push(`${request.method} ${request.url}`);
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.end('ok');
+    });
+    await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
+      const report = await runConformance({ url, tokens });
+      expect(report.ok).toBe(false);
+      expect(report.counts.fail).toBeGreaterThan(10);
+      const turns = calls.flatMap(
+        (call) => /^POST \/api\/v1\/chats\/([0-9a-f-]{36})\/messages/.exec(call)?.[1] ?? [],
+      );
+      expect(turns.length).toBeGreaterThan(0);
+      for (const id of turns) expect(calls).toContain(`DELETE /api/v1/chats/${id}`);
+    } finally {
+      stub.closeAllConnections();
+      await new Promise((resolve) => stub.close(resolve));
+    }
+  });
+
+  it('a check stopped by an error of its own is a failure showing the error and the last answer', async () => {
+    // A Response whose headers cannot be read: the error happens inside the check, not at the service.
+    const broken: typeof fetch = async () => ({ status: 200, headers: null }) as unknown as Response;
+    const report = await runConformance({ url: 'http://svc/', tokens, only: ['4.1'], fetch: broken });
+    expect(report.results[0]).toMatchObject({
+      section: '4.1',
+      outcome: 'fail',
+      expected: 'an answer the check can read',
+      got: expect.stringMatching(/^TypeError: /),
+    });
+  });
+
+  it('when reads are answered 200 text/plain "ok", fails those checks, prints a report and leaves nothing behind', async () => {
+    const proxy = await startFaultProxy(mock.url, (answer) =>
+      answer.call.startsWith('GET ') ? { ...answer, contentType: 'text/plain', body: 'ok' } : answer,
+    );
+    try {
+      const { code, text } = await command(['--url', proxy.url, '--token', 'mock-token']);
+      expect(code).toBe(1);
+      expect(text).toMatch(/^FAIL {2}8 /m);
+      expect(text).toMatch(/ failed, /);
+      expect(await holdings()).toEqual([[], [], [], 403]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('--only selecting no check is a usage error naming the selection', async () => {
+    await expect(runConformance({ url: mock.url, tokens, only: ['9', '12.3'] })).rejects.toMatchObject({
+      name: 'ValidationError',
+      field: 'only',
+      message: expect.stringContaining('9, 12.3'),
+    });
+    expect((await command(['--url', mock.url, '--token', 'mock-token', '--only', '9'])).code).toBe(2);
+  });
+
+  it('5: a main credential the service refuses is a setup error (exit 2) that does not show it', async () => {
+    const error = await runConformance({ url: mock.url, tokens: { main: 'SECRET-wrong' } }).catch((e) => e);
+    expect(error).toMatchObject({ name: 'ValidationError', field: 'tokens.main' });
+    expect(error.message).toMatch(/401/);
+    expect(error.message).not.toContain('SECRET');
+    const { code, text } = await command(['--url', mock.url, '--token', 'SECRET-wrong']);
+    expect(code).toBe(2);
+    expect(text).not.toContain('SECRET');
+  });
+
+  it('records a chat as its own only when the send was answered 2xx', async () => {
+    const refusing: typeof fetch = async () =>
+      new Response('{"status":"error","message_code":"api_token_invalid"}', {
+        status: 401,
+        headers: { 'content-type': 'application/json' },
+      });
+    const wire = new Wire({
+      url: 'http://svc/',
+      signal: new AbortController().signal,
+      maxRequests: 10,
+      requestTimeoutMs: 1000,
+      fetch: refusing,
+    });
+    const ctx = new Context(wire, { main: 'mock-token' });
+    await expect(ctx.streamed()).rejects.toMatchObject({ name: 'Failure' });
+    await expect(ctx.synced()).rejects.toMatchObject({ name: 'Failure' });
+    expect(ctx.chats.size).toBe(0);
+  });
+
+  it('refuses a URL with a user or password, without showing them', async () => {
+    const url = 'http://user:SECRET-pw@127.0.0.1:9/';
+    const error = await runConformance({ url, tokens }).catch((e) => e);
+    expect(error).toMatchObject({ name: 'ValidationError', field: 'url' });
+    expect(error.message).not.toMatch(/SECRET|user:/);
+    const { code, text } = await command(['--url', url, '--token', 'mock-token']);
+    expect(code).toBe(2);
+    expect(text).not.toMatch(/SECRET|user:/);
   });
 });
 

@@ -36,7 +36,13 @@ export const AUTH_CHECKS: Check[] = [
       const created = await ctx.wire.call('POST', '/api/v1/chats', { token: ctx.tokens.main, body: {} });
       ctx.created(created);
       expectCreated(created);
-      const id = (created.data as { id: string }).id;
+      const id = (created.data as { id?: unknown } | undefined)?.id;
+      expectThat(
+        typeof id === 'string',
+        'data.id, the new chat',
+        () => show(created.data),
+        created.requestId,
+      );
       for (const [method, path, body] of [
         ['GET', `/api/v1/chats/${id}`, undefined],
         ['PATCH', `/api/v1/chats/${id}`, { name: 'not yours' }],

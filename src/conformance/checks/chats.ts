@@ -18,7 +18,7 @@ async function createChat(ctx: Context, name: string) {
 }
 
 const idsOf = (answer: Answer): unknown[] =>
-  Array.isArray(answer.data) ? answer.data.map((item: { id?: unknown }) => item.id) : [];
+  Array.isArray(answer.data) ? answer.data.map((item: { id?: unknown } | null) => item?.id) : [];
 
 /** Sections 4.2, 7.1 and 8: the chats resource, not-found answers and paging. */
 export const CHAT_CHECKS: Check[] = [
@@ -124,7 +124,7 @@ export const CHAT_CHECKS: Check[] = [
       await createChat(ctx, 'conformance page b');
       const plain = await ctx.wire.call('GET', '/api/v1/chats', { token, list: true });
       expectStatus(plain, 200);
-      const meta = (plain.body as { meta?: { page?: unknown; size?: unknown } }).meta;
+      const meta = (plain.body as { meta?: { page?: unknown; size?: unknown } } | undefined)?.meta;
       expectThat(
         meta?.page === 1 && meta.size === 50,
         'meta.page 1 and meta.size 50 by default',

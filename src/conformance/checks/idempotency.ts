@@ -27,9 +27,10 @@ export const IDEMPOTENCY_CHECKS: Check[] = [
         key,
       });
       expectStatus(again, 200);
-      const [a, b] = [answer.data as { id?: unknown; content?: unknown }, again.data as typeof answer.data];
-      const first = { id: a.id, content: a.content };
-      const replay = { id: (b as typeof a)?.id, content: (b as typeof a)?.content };
+      type Turn = { id?: unknown; content?: unknown } | undefined;
+      const [a, b] = [answer.data as Turn, again.data as Turn];
+      const first = { id: a?.id, content: a?.content };
+      const replay = { id: b?.id, content: b?.content };
       expectThat(
         show(first) === show(replay),
         `the same turn ${show(first)}`,

@@ -57,7 +57,7 @@ export const SKILL_CHECKS: Check[] = [
         list: true,
       });
       expectStatus(list, 200);
-      const ids = Array.isArray(list.data) ? list.data.map((item: { id?: unknown }) => item.id) : [];
+      const ids = Array.isArray(list.data) ? list.data.map((item: { id?: unknown } | null) => item?.id) : [];
       expectThat(ids.includes(skill.id), `skill ${skill.id} in the listing`, () => show(ids), list.requestId);
     },
   },
@@ -94,7 +94,7 @@ export const SKILL_CHECKS: Check[] = [
         list: true,
       });
       expectStatus(list, 200);
-      const ids = Array.isArray(list.data) ? list.data.map((item: { id?: unknown }) => item.id) : [];
+      const ids = Array.isArray(list.data) ? list.data.map((item: { id?: unknown } | null) => item?.id) : [];
       expectThat(
         !ids.includes(skill.id),
         `no skill ${skill.id} in the listing`,

@@ -11,8 +11,13 @@ export function foldDeltas(events: ReadonlyArray<{ event: string; data: unknown 
   let text = '';
   for (const { event, data } of events) {
     if (event !== 'message.delta') continue;
-    const delta = data as { text: string; replace: boolean };
-    text = delta.replace ? delta.text : text + delta.text;
+    // A malformed delta folds to nothing here: the payload check reports it.
+    const delta = (typeof data === 'object' ? data : undefined) as {
+      text?: unknown;
+      replace?: unknown;
+    } | null;
+    if (typeof delta?.text !== 'string') continue;
+    text = delta.replace === true ? delta.text : text + delta.text;
   }
   return text;
 }
