@@ -15,7 +15,10 @@ export interface ConformanceOptions {
   only?: readonly string[] | undefined;
   /** Stops the run: the checks left are skipped and what was created is still cleaned up. */
   signal?: AbortSignal | undefined;
-  /** The most requests the run sends, cleanup included (default 300, at most 10,000). */
+  /**
+   * The most requests the checks send, the first check of the main credential included (default 300, at most
+   * 10,000); the cleanup may send one more per chat or skill left to delete.
+   */
   maxRequests?: number | undefined;
   /** How long one request, a whole stream included, may take (default 120,000 ms). */
   requestTimeoutMs?: number | undefined;

@@ -106,6 +106,14 @@ describe('openapi.json', () => {
       'text/event-stream',
     ]);
   });
+
+  it('4.2: creating a chat documents both 200 and 201 (the contract does not say which); a skill 201 only', () => {
+    const chat = doc.paths['/api/v1/chats']!.post!.responses as Record<string, Json>;
+    expect(Object.keys(chat).filter((status) => status.startsWith('2'))).toEqual(['200', '201']);
+    expect(chat['200']).toEqual(chat['201']);
+    const skill = doc.paths['/api/v1/skills']!.post!.responses as Record<string, Json>;
+    expect(Object.keys(skill).filter((status) => status.startsWith('2'))).toEqual(['201']);
+  });
 });
 
 describe('the mock’s real answers match openapi.json', () => {
