@@ -301,7 +301,7 @@ describe('the convo-conformance command (dist/conformance/cli.js)', () => {
     }
   });
 
-  it('exits 2 on a usage error, naming the option and never the token', async () => {
+  it('exits 2 on a usage error, naming the argument by position and never the token', async () => {
     const { code, stdout } = await cli(['--url', mock.url, '--token', 'sekret', '--bogus']);
     expect(code).toBe(2);
     expect(stdout).toMatch(/argument #5: unexpected/);
