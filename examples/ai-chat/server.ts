@@ -24,6 +24,8 @@ const MAX_BODY = 1_000_000;
 /** Starts the server; resolves its URL and a `close`. */
 export async function startServer(options: { baseUrl: string; token: string; port?: number; dist?: string }) {
   const client = new Client({ baseUrl: options.baseUrl, token: options.token });
+  // One transport for every user: it keeps a bounded record of each chat's last turn. A real app checks
+  // that `body.id` is a chat of the signed-in user before it sends with the server's credential.
   const transport = new ConvoChatTransport({ client });
   const dist = options.dist ?? join(import.meta.dirname, 'dist');
 

@@ -9,7 +9,7 @@ import {
   type TurnFailure,
   type TurnStreamEvent,
 } from '../index.js';
-import type { ConvoDataParts, ConvoMetadata, InteractionData, TurnFields } from './parts.js';
+import type { ConvoDataParts, ConvoMetadata, InteractionData } from './parts.js';
 
 /** A chunk of the UI message stream this mapping writes. */
 export type ConvoChunk = UIMessageChunk<ConvoMetadata, ConvoDataParts>;
@@ -20,8 +20,6 @@ export interface SegmentContext {
   messageId: string;
   chatId: string;
   idempotencyKey: string;
-  /** What the turn sent besides its content, kept in the message metadata; absent when unknown. */
-  fields?: TurnFields | undefined;
   /** The text the message already shows (`messageText`): a new snapshot is written as its difference. */
   shown: string;
   /** The tool call ids the message already has a part for. */
@@ -35,8 +33,11 @@ export interface SegmentContext {
   decisions?: ReadonlyMap<string, boolean> | undefined;
 }
 
-/** How a segment ended: at a tool approval (the turn waits on the service for it), or with the turn. */
-export type SegmentEnd = ToolApproval | 'end';
+/**
+ * How a segment ended: at a tool approval (the turn waits on the service for it), with the turn's terminal
+ * event (`end`), or `broken` without one (the read failed): reading the turn again by its key may finish it.
+ */
+export type SegmentEnd = ToolApproval | 'end' | 'broken';
 
 /**
  * Maps a turn's events to UI message chunks until the turn ends or asks for a tool approval (the AI SDK
@@ -85,7 +86,6 @@ export async function* turnChunks(
       convo: {
         chatId: context.chatId,
         idempotencyKey: context.idempotencyKey,
-        ...(context.fields && { fields: context.fields }),
       },
     },
   };
@@ -140,7 +140,7 @@ export async function* turnChunks(
             type: 'finish',
             finishReason: event.type === 'completed' ? 'stop' : 'other',
             messageMetadata: {
-              convo: { turnId: event.turn.id, status: event.turn.status, usage: event.turn.usage },
+              convo: { turnId: event.turn.id, status: event.type, usage: event.turn.usage },
             },
           };
           return 'end';
@@ -154,14 +154,14 @@ export async function* turnChunks(
     yield* closeText();
     yield* failed(
       error instanceof ApiError
-        ? { code: error.code, message: error.message, retryable: false }
+        ? { code: error.code, message: error.message, retryable: retryable(error) }
         : { code: errorName(error), message: errorMessage(error), retryable: false },
     );
-    return 'end';
+    return 'broken';
   }
   yield* closeText();
   yield { type: 'finish' };
-  return 'end';
+  return 'broken';
 }
 
 /** Ids of a message's parts, unique across the segments that write it. */
@@ -248,6 +248,19 @@ function interactionData(interaction: Exclude<Interaction, ToolApproval>): Inter
     case 'unknown':
       return { ...common, kind: 'unknown', rawKind: interaction.rawKind };
   }
+}
+
+/** Statuses a gateway or the service answers for a request that may be sent again (4.4, 7). */
+const RETRYABLE_STATUSES = new Set([408, 502, 503, 504]);
+
+/**
+ * Whether sending the request again may succeed: what the service's `retry_action` says, else a bare
+ * timeout or gateway status (`check_status` never: the request may have been done).
+ */
+function retryable(error: ApiError): boolean {
+  const action = error.errorDetails?.retry_action;
+  if (action !== undefined) return action === 'retry';
+  return RETRYABLE_STATUSES.has(error.status);
 }
 
 const errorName = (error: unknown) => (error instanceof Error ? error.name : 'Error');

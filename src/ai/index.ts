@@ -18,9 +18,5 @@ export {
   type TurnFields,
 } from './parts.js';
 export { type StopMode, toUIMessageStream, type UIStreamOptions } from './readable.js';
-export {
-  ConvoChatTransport,
-  type ConvoChatTransportOptions,
-  type TurnRecord,
-  type TurnRecordStore,
-} from './transport.js';
+export { MAX_RECORDS, type TurnRecord, type TurnRecordStore } from './records.js';
+export { ConvoChatTransport, type ConvoChatTransportOptions } from './transport.js';

@@ -5,6 +5,7 @@ import type {
   PlanApprovalPayload,
   Step,
   TurnFailure,
+  TurnStatus,
   TurnStreamBody,
   Usage,
 } from '../index.js';
@@ -62,17 +63,19 @@ export type ConvoDataParts = {
 
 /** The message metadata the mapping writes, under `convo`. */
 export interface ConvoMetadata {
+  /**
+   * The turn the message shows: its chat and key from the start, its id once it started, its status and
+   * usage once it ended, or why it failed. Written by the transport; a server never trusts it back.
+   */
   convo?: {
     /** The service's chat. */
     chatId?: string;
     /** The turn's `Idempotency-Key`: sending it again reads the turn from its start. */
     idempotencyKey?: string;
-    /** What the turn sent besides its content (a continuation sends it again with the key). */
-    fields?: TurnFields;
     /** The turn's id (its `message_id`), once it started. */
     turnId?: number;
-    /** `completed` or `cancelled` once the turn ended. */
-    status?: string;
+    /** The turn's status once it ended (3.2): the terminal event's, `completed` or `cancelled`. */
+    status?: TurnStatus;
     /** What the turn consumed, once it ended. */
     usage?: Usage | null;
     /** Why the turn failed. */

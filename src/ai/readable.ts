@@ -19,7 +19,7 @@ export const liveTurn = (stream: TurnStream): LiveTurn => ({
 /**
  * One segment of a turn as a `ReadableStream` of UI chunks. At a tool approval the turn is handed to
  * `paused` (which keeps reading it after the answer), or, without one, the reading stops and the turn
- * waits on the service. Cancelling the stream, or `signal` aborting, stops the turn as `stop` says.
+ * waits on the service; `ended` is told when the turn ended and every chunk was delivered. Cancelling the stream, or `signal` aborting, stops the turn as `stop` says.
  */
 export function segmentStream(
   turn: LiveTurn,
@@ -27,6 +27,7 @@ export function segmentStream(
   stop: StopMode,
   signal?: AbortSignal | undefined,
   paused?: ((approval: ToolApproval) => void) | undefined,
+  ended?: (() => void) | undefined,
 ): ReadableStream<ConvoChunk> {
   const { stream } = turn;
   const chunks = turnChunks(turn.events, context);
@@ -49,7 +50,7 @@ export function segmentStream(
     signal?.removeEventListener('abort', halt);
     over = true;
     // Ended with the turn: close the read (its watchdog and connection) as a finished `for await` would.
-    if (end === 'end') void turn.events.return?.();
+    if (end === 'end' || end === 'broken') void turn.events.return?.();
     else if (paused) paused(end);
     else stream.abort();
   };
@@ -61,6 +62,7 @@ export function segmentStream(
       if (next.done) {
         finish(next.value);
         controller.close();
+        if (next.value === 'end') ended?.();
       } else controller.enqueue(next.value);
     },
     cancel() {

@@ -1,13 +1,5 @@
 import type { ChatRequestOptions, ChatTransport, UIMessageChunk } from 'ai';
-import {
-  type ActionResult,
-  type Client,
-  type RequestOptions,
-  type StreamOptions,
-  type ToolApproval,
-  type TurnStreamBody,
-  ValidationError,
-} from '../index.js';
+import type { ActionResult, Client, RequestOptions, StreamOptions, ToolApproval } from '../index.js';
 import { answerInteraction } from './answer.js';
 import type { SegmentContext } from './chunks.js';
 import {
@@ -18,24 +10,8 @@ import {
   type TurnFields,
 } from './parts.js';
 import { type LiveTurn, liveTurn, type StopMode, segmentStream } from './readable.js';
-
-/** The last turn of a chat: what `reconnectToStream` sends again to read it from its start. */
-export interface TurnRecord {
-  /** The UI message the turn writes. */
-  messageId: string;
-  /** The turn's key. */
-  idempotencyKey: string;
-  /** What was sent. */
-  body: TurnStreamBody;
-}
-
-/** Where the transport keeps the last turn of each chat (in memory by default; `sessionStorage` survives a reload). */
-export interface TurnRecordStore {
-  /** The chat's last turn, if known. */
-  get(chatId: string): TurnRecord | undefined;
-  /** Keeps the chat's last turn. */
-  set(chatId: string, record: TurnRecord): void;
-}
+import { boundedRecords, type TurnRecordStore } from './records.js';
+import { checkMessages, invalid } from './validate.js';
 
 /** Options of `ConvoChatTransport`. */
 export interface ConvoChatTransportOptions {
@@ -47,7 +23,11 @@ export interface ConvoChatTransportOptions {
   stop?: StopMode | undefined;
   /** Options of each streamed turn (`idleTimeout`, `maxResumes`, `timeout`...). */
   stream?: Omit<StreamOptions, 'idempotencyKey' | 'signal' | 'cancelOnAbort'> | undefined;
-  /** Where the last turn of each chat is kept for `reconnectToStream`; in memory when absent. */
+  /**
+   * Where the last turn of each chat is kept for `reconnectToStream` and a tool approval's continuation;
+   * when absent, in memory for at most `MAX_RECORDS` (1000) chats, least recently used forgotten first.
+   * A turn that ended with its whole message delivered is forgotten at once.
+   */
   records?: TurnRecordStore | undefined;
 }
 
@@ -82,12 +62,16 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
    */
   readonly #paused = new Map<string, Paused>();
 
+  /**
+   * A transport over `options.client`. One transport may serve every chat (and every user of a server
+   * route): it keeps only a bounded record of each chat's last turn.
+   */
   constructor(options: ConvoChatTransportOptions) {
     this.#client = options.client;
     this.#turn = options.turn ?? {};
     this.#stop = options.stop ?? 'cancel';
     this.#stream = options.stream;
-    this.#records = options.records ?? new Map<string, TurnRecord>();
+    this.#records = options.records ?? boundedRecords();
   }
 
   /**
@@ -105,17 +89,13 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
     } & ChatRequestOptions,
   ): Promise<ReadableStream<UIMessageChunk>> {
     const { chatId, messages, abortSignal } = options;
-    if (!Array.isArray(messages) || messages.length === 0)
-      throw invalid('messages', 'must be a non-empty array');
-    const last = messages[messages.length - 1] as ConvoUIMessage | null;
-    if (typeof last !== 'object' || last === null)
-      throw invalid('messages', 'the last message must be an object');
+    checkMessages(messages);
+    const last = messages[messages.length - 1] as ConvoUIMessage;
     const decisions = approvalDecisions(last);
     if (decisions.size > 0) return this.#continue(chatId, messages, last, decisions, abortSignal);
     if (last.role !== 'user')
       throw invalid('messages', "the last message must be the user's, or answer tool approvals");
-    const fields = this.#fields(options.body);
-    const body = { ...fields, content: promptText(last) };
+    const body = { ...this.#fields(options.body), content: promptText(last) };
     this.#drop(chatId);
     const stream = this.#client.turns.stream(chatId, body, { ...this.#stream });
     const record = {
@@ -124,7 +104,7 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
       body,
     };
     this.#records.set(chatId, record);
-    const context = { ...record, chatId, fields, shown: '', tools: new Set<string>() };
+    const context = { ...record, chatId, shown: '', tools: new Set<string>() };
     return this.#segment(liveTurn(stream), context, abortSignal);
   }
 
@@ -194,16 +174,22 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
       chatId,
       idempotencyKey,
       shown: messageText(last),
-      tools: new Set(last.parts.flatMap((part) => ('toolCallId' in part ? [part.toolCallId] : []))),
+      tools: new Set(last.parts.flatMap((part) => (isToolPart(part) ? [part.toolCallId] : []))),
       decisions: new Map([...decisions.values()].flatMap((tools) => [...tools])),
     };
     if (live) return this.#segment(live.turn, context, abortSignal);
-    // The body of the first send: this transport's record of it, else the fields the message kept.
+    // The body of the first send: this transport's record of it, else this transport's own fields, never
+    // fields the browser wrote (it could choose `permission_mode` or `model_id` for the server's credential).
+    // The key from the message is kept: a transport that lost the record (another server process) can
+    // continue only with it, and it replays no one else's turn: keys are random UUIDs the service scopes
+    // to the credential, only the browser that got the message knows it, and a key sent with a body other
+    // than its turn's (the transport's fields and this prompt) answers 409 `api_v1_idempotency_conflict`.
+    // A route serving many users must still check that the chat id belongs to the user (see the README).
     const record = this.#records.get(chatId);
     const body =
       record?.idempotencyKey === idempotencyKey
         ? record.body
-        : { ...last.metadata?.convo?.fields, content: promptText(prompt) };
+        : { ...this.#turn, content: promptText(prompt) };
     const stream = this.#client.turns.stream(chatId, body, { ...this.#stream, idempotencyKey });
     const after = [...decisions.keys()].at(-1);
     return this.#segment(liveTurn(stream), { ...context, after }, abortSignal);
@@ -225,7 +211,12 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
       (timer as { unref?: () => void }).unref?.();
       this.#paused.set(chatId, { turn, approval, timer });
     };
-    return segmentStream(turn, context, this.#stop, signal, paused) as ReadableStream<UIMessageChunk>;
+    // The turn ended and its whole message was delivered: nothing will read it again.
+    const ended = () => {
+      if (this.#records.get(chatId)?.idempotencyKey === context.idempotencyKey)
+        this.#records.delete?.(chatId);
+    };
+    return segmentStream(turn, context, this.#stop, signal, paused, ended) as ReadableStream<UIMessageChunk>;
   }
 
   /** Stops reading the chat's paused turn, if any (the turn itself waits on the service until its deadline). */
@@ -272,6 +263,9 @@ function approvalDecisions(message: ConvoUIMessage): Map<string, Map<string, boo
   return byAction;
 }
 
-function invalid(field: string, message: string): ValidationError {
-  return new ValidationError([{ field, message }]);
+/** Whether a part is a tool call's (which the shape check gave a string `toolCallId`). */
+function isToolPart(
+  part: ConvoUIMessage['parts'][number],
+): part is Extract<typeof part, { toolCallId: string }> {
+  return part.type === 'dynamic-tool' || part.type.startsWith('tool-');
 }

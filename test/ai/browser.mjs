@@ -36,15 +36,17 @@ try {
   for (const file of ['index.html', 'vite.config.ts', 'server.ts', 'src']) {
     cpSync(join(example, file), join(project.dir, file), { recursive: true });
   }
+  mock = await startMock(project.dir, ['--token', TOKEN]);
+  // The direct mode's service and token are build-time values, never in the page's URL.
   await mustRun(
     process.execPath,
     [join('node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'],
     {
       cwd: project.dir,
+      env: { ...process.env, VITE_CONVO_BASE_URL: mock.url, VITE_CONVO_TOKEN: TOKEN },
       timeoutMs: 120_000,
     },
   );
-  mock = await startMock(project.dir, ['--token', TOKEN]);
   const { startServer } = await import(pathToFileURL(join(project.dir, 'server.ts')).href);
   server = await startServer({ baseUrl: mock.url, token: TOKEN });
   chromium = await launchChromium({ width: 900, height: 700 });
@@ -53,9 +55,7 @@ try {
   page.on('pageerror', (error) => logs.push(`pageerror: ${error.message}`));
 
   for (const mode of ['direct', 'route']) {
-    const query =
-      mode === 'direct' ? `mode=direct&base=${encodeURIComponent(mock.url)}&token=${TOKEN}` : 'mode=route';
-    await page.goto(`${server.url}/?${query}`, { timeout: 15_000 });
+    await page.goto(`${server.url}/?mode=${mode}`, { timeout: 15_000 });
     await page.waitForSelector('body[data-chat]', { timeout: 15_000 });
     const chatId = await page.evaluate(() => document.body.dataset.chat);
     const saved = async (turnId) => {

@@ -2,10 +2,12 @@ import { Chat } from '@ai-sdk/react';
 import { lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
 import { describe, expect, it } from 'vitest';
 import {
+  answerInteraction,
   ConvoChatTransport,
   type ConvoChatTransportOptions,
   type ConvoUIMessage,
   messageText,
+  type TurnRecord,
 } from '../../src/ai/index.js';
 import { Client } from '../../src/index.js';
 import { createMock } from '../../src/mock/index.js';
@@ -13,11 +15,15 @@ import { createMock } from '../../src/mock/index.js';
 /** A mock, a client on it, a chat of the service, and the AI SDK's own `Chat` over the transport. */
 async function setup(options: Omit<ConvoChatTransportOptions, 'client'> = {}) {
   const mock = createMock();
-  /** The streaming sends, by key. */
+  /** The streaming sends, by key, and their bodies. */
   const sends: string[] = [];
-  const fetch: typeof mock.fetch = (input, init) => {
+  const bodies: Record<string, unknown>[] = [];
+  const fetch: typeof mock.fetch = async (input, init) => {
     const request = new Request(input, init);
-    if (request.url.endsWith('/messages/stream')) sends.push(request.headers.get('idempotency-key') ?? '');
+    if (request.url.endsWith('/messages/stream')) {
+      sends.push(request.headers.get('idempotency-key') ?? '');
+      bodies.push(await request.clone().json());
+    }
     return mock.fetch(request);
   };
   const client = new Client({
@@ -39,7 +45,7 @@ async function setup(options: Omit<ConvoChatTransportOptions, 'client'> = {}) {
     const turnId = last().metadata?.convo?.turnId;
     return mock.store.turns().find((turn) => turn.id === turnId);
   };
-  return { mock, client, transport, chat, last, saved, sends };
+  return { mock, client, transport, chat, last, saved, sends, bodies };
 }
 
 async function until(check: () => boolean, what: string, ms = 5_000): Promise<void> {
@@ -115,11 +121,18 @@ describe('ConvoChatTransport under the AI SDK Chat', () => {
     expect(messageText(last())).toBe(saved()?.content);
   });
 
-  it('2.6 tool approval continued by another transport (a server restarted): the message carries the key and fields', async () => {
+  it("2.6 tool approval continued by another transport (a server restarted): the key from the message, the fields its own, never the browser's", async () => {
     const mock = createMock();
-    const client = new Client({ baseUrl: mock.url, token: 'mock-token', fetch: mock.fetch });
+    const bodies: Record<string, unknown>[] = [];
+    const fetch: typeof mock.fetch = async (input, init) => {
+      const request = new Request(input, init);
+      if (request.url.endsWith('/messages/stream')) bodies.push(await request.clone().json());
+      return mock.fetch(request);
+    };
+    const client = new Client({ baseUrl: mock.url, token: 'mock-token', fetch });
     const { id } = await client.chats.create({});
-    let current = new ConvoChatTransport({ client, turn: { metadata: { app: 'first' } } });
+    const fields = { metadata: { app: 'server' }, permission_mode: 'manual' } as const;
+    let current = new ConvoChatTransport({ client, turn: fields });
     const chat = new Chat<ConvoUIMessage>({
       id,
       transport: {
@@ -130,8 +143,11 @@ describe('ConvoChatTransport under the AI SDK Chat', () => {
     });
     const last = () => chat.messages.at(-1) as ConvoUIMessage;
     await chat.sendMessage({ text: '[[mock:tool_approval]] again' });
-    expect(last().metadata?.convo?.fields).toEqual({ metadata: { app: 'first' } });
-    current = new ConvoChatTransport({ client });
+    current = new ConvoChatTransport({ client, turn: fields });
+    // What a browser could write into the message it posts back.
+    Object.assign(last().metadata?.convo ?? {}, {
+      fields: { permission_mode: 'auto', model_id: 2, metadata: { app: 'browser' } },
+    });
     const asking = last().parts.find((part) => part.type === 'dynamic-tool');
     if (asking?.type !== 'dynamic-tool' || asking.state !== 'approval-requested')
       throw new Error('no approval');
@@ -139,6 +155,8 @@ describe('ConvoChatTransport under the AI SDK Chat', () => {
     await until(() => last().metadata?.convo?.status === 'completed', 'the turn to complete');
     const key = last().metadata?.convo?.idempotencyKey as string;
     expect(mock.runs(key)).toBe(1);
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1]).toEqual({ content: '[[mock:tool_approval]] again', ...fields });
     const turn = mock.store.turns().find((t) => t.id === last().metadata?.convo?.turnId);
     expect(messageText(last())).toBe(turn?.content);
   });
@@ -250,9 +268,90 @@ describe('ConvoChatTransport under the AI SDK Chat', () => {
     expect(mock.store.turns()).toHaveLength(2);
   });
 
-  it("4.4 the transport's turn fields and a request's body reach the turn", async () => {
-    const { chat, saved } = await setup({ turn: { metadata: { from: 'transport' }, model_id: 1 } });
+  it("4.4 the transport's turn fields and a request's body reach the turn; other body keys are ignored", async () => {
+    const { chat, saved, bodies } = await setup({
+      turn: { metadata: { from: 'transport' }, model_id: 1, permission_mode: 'manual' },
+    });
     await chat.sendMessage({ text: 'hi' }, { body: { metadata: { from: 'request' }, other: 'ignored' } });
     expect(saved()?.metadata).toEqual({ from: 'request' });
+    expect(bodies[0]).toEqual({
+      content: 'hi',
+      metadata: { from: 'request' },
+      model_id: 1,
+      permission_mode: 'manual',
+    });
+  });
+
+  it("4.4 the transport's permission_mode and model_id reach the turn: auto runs the tool without asking", async () => {
+    const { chat, last, saved, bodies } = await setup({ turn: { permission_mode: 'auto', model_id: 2 } });
+    await chat.sendMessage({ text: '[[mock:tool_approval]] find it' });
+    expect(last().metadata?.convo?.status).toBe('completed');
+    expect(
+      last().parts.some((part) => part.type === 'dynamic-tool' && part.state !== 'output-available'),
+    ).toBe(false);
+    expect(saved()?.steps.some((step) => step.tool_calls?.some((call) => call.name === 'search'))).toBe(true);
+    expect(bodies[0]).toMatchObject({ permission_mode: 'auto', model_id: 2 });
+  });
+
+  it('4.4 a request body overrides model_id and permission_mode', async () => {
+    const { chat, last, bodies } = await setup({ turn: { permission_mode: 'auto', model_id: 2 } });
+    await chat.sendMessage(
+      { text: '[[mock:tool_approval]] find it' },
+      { body: { permission_mode: 'manual', model_id: 1 } },
+    );
+    expect(last().parts.find((part) => part.type === 'dynamic-tool')).toMatchObject({
+      state: 'approval-requested',
+    });
+    expect(bodies[0]).toMatchObject({ permission_mode: 'manual', model_id: 1 });
+  });
+
+  it('6 message.step: a step is a data-convo-step part by its key, its tool a tool part with the output', async () => {
+    const { chat, last, saved } = await setup({ turn: { permission_mode: 'auto' } });
+    await chat.sendMessage({ text: '[[mock:tool_approval]] find it' });
+    const steps = last().parts.filter((part) => part.type === 'data-convo-step');
+    const turn = saved();
+    expect(steps.length).toBeGreaterThan(0);
+    expect(steps.map((part) => part.type === 'data-convo-step' && part.id)).toEqual(
+      turn?.steps.map((step) => step.key),
+    );
+    expect(last().parts.find((part) => part.type === 'dynamic-tool')).toMatchObject({
+      toolName: 'search',
+      state: 'output-available',
+      output: { status: expect.any(String) },
+    });
+  });
+
+  for (const [kind, action] of [
+    ['plan_approval', 'approve'],
+    ['auth_required', 'cancel'],
+  ] as const) {
+    it(`2.6 ${kind}: a data part answered with answerInteraction, in the same message`, async () => {
+      const { chat, last, saved, client } = await setup();
+      const sent = chat.sendMessage({ text: `[[mock:${kind}]] go` });
+      await until(() => last()?.parts.some((part) => part.type === 'data-convo-interaction'), kind);
+      const part = last().parts.find((p) => p.type === 'data-convo-interaction');
+      if (part?.type !== 'data-convo-interaction' || part.data.kind !== kind) throw new Error(`no ${kind}`);
+      expect(part.data.status).toBe('pending');
+      await answerInteraction(client, part.data, { action } as never);
+      await sent;
+      expect(last().parts.find((p) => p.type === 'data-convo-interaction')).toMatchObject({
+        data: { kind, status: 'resolved' },
+      });
+      expect(last().metadata?.convo?.status).toBe('completed');
+      expect(messageText(last())).toBe(saved()?.content);
+    });
+  }
+
+  it('a finished turn is forgotten: nothing is left to reconnect to', async () => {
+    const { chat, transport } = await setup();
+    await chat.sendMessage({ text: 'hello' });
+    expect(await transport.reconnectToStream({ chatId: chat.id })).toBeNull();
+  });
+
+  it('a turn paused at a tool approval is kept for its continuation', async () => {
+    const records = new Map<string, TurnRecord>();
+    const { chat } = await setup({ records });
+    await chat.sendMessage({ text: '[[mock:tool_approval]] find it' });
+    expect(records.get(chat.id)?.body.content).toBe('[[mock:tool_approval]] find it');
   });
 });

@@ -1,6 +1,8 @@
+/// <reference types="vite/client" />
 // A chat UI on the AI SDK's `useChat`, over the service. Two ways, chosen by `?mode=`:
-// - `direct`: `ConvoChatTransport` in the page, with a client of its own (`?base=` and `?token=`; give a
-//   page a short-lived token);
+// - `direct`: `ConvoChatTransport` in the page, with a client of its own, on the service and token given
+//   at build time (`VITE_CONVO_BASE_URL`, `VITE_CONVO_TOKEN`: the mock's, or a short-lived one a real app
+//   fetches from its backend); never from the page's URL, which lands in history, logs and `Referer`;
 // - `route`: `useChat`'s default HTTP transport posting to this app's server (server.ts), which holds the
 //   token and answers with `ConvoChatTransport` on the server.
 // Written with `createElement` so that the repository's type check covers it without a JSX setup.
@@ -25,7 +27,10 @@ async function openChat(): Promise<{ id: string; transport: ChatTransport<ConvoU
     const created = (await (await fetch('/api/chats', { method: 'POST' })).json()) as { id: string };
     return { id: created.id, transport: new DefaultChatTransport<ConvoUIMessage>({ api: '/api/chat' }) };
   }
-  const client = new Client({ baseUrl: params.get('base') ?? '', token: params.get('token') ?? '' });
+  const client = new Client({
+    baseUrl: import.meta.env.VITE_CONVO_BASE_URL ?? '',
+    token: import.meta.env.VITE_CONVO_TOKEN ?? '',
+  });
   const chat = await client.chats.create({ name: 'AI SDK example' });
   return { id: chat.id, transport: new ConvoChatTransport({ client }) };
 }

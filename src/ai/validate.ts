@@ -1,0 +1,43 @@
+import { ValidationError } from '../index.js';
+import type { ConvoUIMessage } from './parts.js';
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Checks the shape of what a browser posted, as far as the transport reads it: each message an object
+ * with a `role` and an array of `parts`, each part an object with a string `type`, a text part's `text`
+ * a string, a tool part's `toolCallId` a string, an answered approval's `approval.approved` a boolean.
+ * Throws a `ValidationError` naming the first field that is wrong.
+ */
+export function checkMessages(messages: unknown): asserts messages is ConvoUIMessage[] {
+  if (!Array.isArray(messages) || messages.length === 0)
+    throw invalid('messages', 'must be a non-empty array');
+  for (const [m, message] of (messages as unknown[]).entries()) {
+    const at = `messages[${m}]`;
+    if (!isObject(message)) throw invalid(at, 'must be an object');
+    if (typeof message.id !== 'string') throw invalid(`${at}.id`, 'must be a string');
+    if (typeof message.role !== 'string') throw invalid(`${at}.role`, 'must be a string');
+    if (!Array.isArray(message.parts)) throw invalid(`${at}.parts`, 'must be an array');
+    for (const [p, part] of (message.parts as unknown[]).entries()) checkPart(part, `${at}.parts[${p}]`);
+  }
+}
+
+function checkPart(part: unknown, at: string): void {
+  if (!isObject(part)) throw invalid(at, 'must be an object');
+  const { type } = part;
+  if (typeof type !== 'string') throw invalid(`${at}.type`, 'must be a string');
+  if (type === 'text' && typeof part.text !== 'string') throw invalid(`${at}.text`, 'must be a string');
+  if (type !== 'dynamic-tool' && !type.startsWith('tool-')) return;
+  if (typeof part.toolCallId !== 'string') throw invalid(`${at}.toolCallId`, 'must be a string');
+  if (part.state === 'approval-responded') {
+    const approval = part.approval;
+    if (!isObject(approval) || typeof approval.approved !== 'boolean')
+      throw invalid(`${at}.approval.approved`, 'must be a boolean');
+  }
+}
+
+/** A `ValidationError` of one field. */
+export function invalid(field: string, message: string): ValidationError {
+  return new ValidationError([{ field, message }]);
+}
