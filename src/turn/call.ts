@@ -16,6 +16,11 @@ export class TurnCall {
   messageId: number | undefined;
   /** Whether the turn was sent: from then on it may run at the service. */
   sent = false;
+  /**
+   * Whether a reader of this call (the stream, or any branch of its `tee()`) read the terminal event: the
+   * turn is over, and a cancel without `action_id` could only reach a later turn of the chat (4.6).
+   */
+  ended = false;
 
   constructor(chatId: string, idempotencyKey: string | undefined) {
     this.chatId = chatId;

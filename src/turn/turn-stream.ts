@@ -40,8 +40,6 @@ export class TurnStream extends EventStream<Interaction> {
     | undefined;
   /** Reading ended, at the terminal event or before it. */
   #over = false;
-  /** The terminal event was read: the turn this stream sent is over, and nothing of it is left to cancel. */
-  #turnOver = false;
 
   /** @internal Use `client.turns.stream()`. */
   constructor(
@@ -75,7 +73,8 @@ export class TurnStream extends EventStream<Interaction> {
    * the chat's live turn (4.6), which by then can only be a later one.
    */
   cancel(): Promise<CancelResult> {
-    if (this.#turnOver) return Promise.resolve(this.#notCancelled());
+    // Shared by the branches of a `tee()`: the one that read the end tells the one that has not yet.
+    if (this.#call.ended) return Promise.resolve(this.#notCancelled());
     if (this.messageId !== undefined || this.#over) return this.#controls.cancel();
     if (!this.#pendingCancel) {
       let resolve!: (result: Promise<CancelResult>) => void;
@@ -115,7 +114,7 @@ export class TurnStream extends EventStream<Interaction> {
 
   protected override finished(terminal: boolean): void {
     this.#over = true;
-    this.#turnOver = terminal;
+    if (terminal) this.#call.ended = true;
     this.#controls.release();
     const pending = this.#pendingCancel;
     this.#pendingCancel = undefined;

@@ -75,6 +75,22 @@ describe('stream.cancel() after the terminal event', () => {
     expect(cancels).toHaveLength(0);
   });
 
+  it('4.6 tee(): one branch read the end, the other has not; its cancel() spares the next turn', async () => {
+    const { mock, client, cancels } = setup();
+    const chat = await client.chats.create({});
+    const [left, right] = client.turns.stream(chat.id, { content: 'hello' }).tee();
+    expect((await left.done()).type).toBe('completed');
+
+    const next = client.turns.stream(chat.id, { content: '[[mock:hang]]' });
+    const rest = await started(next);
+    await started(right);
+    expect(await right.cancel()).toEqual({ chat_id: chat.id, cancelled: false });
+    expect(cancels).toHaveLength(0);
+    expect(mock.store.turns().at(-1)).toMatchObject({ status: 'pending', prompt: '[[mock:hang]]' });
+    expect(await next.cancel()).toEqual({ chat_id: chat.id, cancelled: true });
+    expect((await rest()).at(-1)).toBe('cancelled');
+  });
+
   it('4.6 a stream aborted before its terminal event still cancels its turn, which runs on', async () => {
     const { client, cancels } = setup();
     const chat = await client.chats.create({});
