@@ -20,6 +20,8 @@ export interface TurnControls {
   abort: (reason?: unknown) => void;
   /** Asks the service to cancel the turn. */
   cancel: () => Promise<CancelResult>;
+  /** Cancels the turn `messageId` only if it still runs; resolves `cancelled: false` when it is over. */
+  cancelIfRunning: (messageId: number) => Promise<CancelResult>;
   /** Lets go of what the turn held while it ran (the reading ended). */
   release: () => void;
 }
@@ -75,7 +77,11 @@ export class TurnStream extends EventStream<Interaction> {
   cancel(): Promise<CancelResult> {
     // Shared by the branches of a `tee()`: the one that read the end tells the one that has not yet.
     if (this.#call.ended) return Promise.resolve(this.#notCancelled());
-    if (this.messageId !== undefined || this.#over) return this.#controls.cancel();
+    const messageId = this.#call.messageId;
+    // Reading stopped before the end: the turn may have finished since, and a chat-wide cancel would
+    // then reach the next turn. It is looked up first.
+    if (this.#over && messageId !== undefined) return this.#controls.cancelIfRunning(messageId);
+    if (messageId !== undefined || this.#over) return this.#controls.cancel();
     if (!this.#pendingCancel) {
       let resolve!: (result: Promise<CancelResult>) => void;
       const promise = new Promise<CancelResult>((settle) => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AbortError, Client, type TurnStream } from '../../src/index.js';
 import { createMock } from '../../src/mock/index.js';
 
@@ -8,13 +8,16 @@ import { createMock } from '../../src/mock/index.js';
 function setup() {
   const mock = createMock();
   const cancels: string[] = [];
+  const listings: string[] = [];
   const fetch = (input: Request | URL | string, init?: RequestInit) => {
     const request = new Request(input, init);
-    if (new URL(request.url).pathname.endsWith('/actions/cancel')) cancels.push(request.url);
+    const { pathname } = new URL(request.url);
+    if (pathname.endsWith('/actions/cancel')) cancels.push(request.url);
+    if (request.method === 'GET' && pathname.endsWith('/messages')) listings.push(request.url);
     return mock.fetch(request);
   };
   const client = new Client({ baseUrl: mock.url, token: 'mock-token', fetch });
-  return { mock, client, cancels };
+  return { mock, client, cancels, listings };
 }
 
 /** Reads `stream` until its turn started; returns a reader of the rest. */
@@ -92,7 +95,7 @@ describe('stream.cancel() after the terminal event', () => {
   });
 
   it('4.6 a stream aborted before its terminal event still cancels its turn, which runs on', async () => {
-    const { client, cancels } = setup();
+    const { client, cancels, listings } = setup();
     const chat = await client.chats.create({});
     const stream = client.turns.stream(chat.id, { content: '[[mock:hang]]' });
     const rest = await started(stream);
@@ -100,5 +103,26 @@ describe('stream.cancel() after the terminal event', () => {
     await expect(rest()).rejects.toThrow(AbortError);
     expect(await stream.cancel()).toEqual({ chat_id: chat.id, cancelled: true });
     expect(cancels).toHaveLength(1);
+    expect(listings).toHaveLength(1);
+  });
+
+  it('4.6 aborted after the start, its turn then completed: cancel() checks it and spares the next turn', async () => {
+    const { mock, client, cancels, listings } = setup();
+    const chat = await client.chats.create({});
+    const stream = client.turns.stream(chat.id, { content: '[[mock:slow ms=20]] [[mock:words n=5]]' });
+    const rest = await started(stream);
+    stream.abort();
+    await expect(rest()).rejects.toThrow(AbortError);
+    // 4.4: the turn finishes though the client left.
+    await vi.waitFor(() => expect(mock.store.turns().at(-1)?.status).toBe('completed'));
+
+    const next = client.turns.stream(chat.id, { content: '[[mock:hang]]' });
+    const nextRest = await started(next);
+    expect(await stream.cancel()).toEqual({ chat_id: chat.id, cancelled: false });
+    expect(cancels).toHaveLength(0);
+    expect(listings).toHaveLength(1);
+    expect(mock.store.turns().at(-1)).toMatchObject({ status: 'pending', prompt: '[[mock:hang]]' });
+    expect(await next.cancel()).toEqual({ chat_id: chat.id, cancelled: true });
+    expect((await nextRest()).at(-1)).toBe('cancelled');
   });
 });
