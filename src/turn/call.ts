@@ -17,8 +17,9 @@ export class TurnCall {
   /** Whether the turn was sent: from then on it may run at the service. */
   sent = false;
   /**
-   * Whether a reader of this call (the stream, or any branch of its `tee()`) read the terminal event: the
-   * turn is over, and a cancel without `action_id` could only reach a later turn of the chat (4.6).
+   * Whether nothing of the turn is left to cancel: a reader of this call (the stream, or any branch of its
+   * `tee()`) read the terminal event, or the send was refused before the turn started (7.4). A cancel
+   * without `action_id` could then only reach another turn of the chat (4.6).
    */
   ended = false;
 

@@ -1,4 +1,5 @@
 import type { CancelResult } from '../contract/interactions.js';
+import { ApiError } from '../errors.js';
 import type { Interaction } from '../interactions/kinds.js';
 import type { ActionRequiredEventOf, ErrorEvent, StreamEvent } from '../stream/events.js';
 import type { TurnCall } from './call.js';
@@ -76,7 +77,8 @@ export class TurnStream extends EventStream<Interaction> {
    */
   cancel(): Promise<CancelResult> {
     // Shared by the branches of a `tee()`: the one that read the end tells the one that has not yet.
-    if (this.#call.ended) return Promise.resolve(this.#notCancelled());
+    // Nothing sent (the input failed its check): there is no turn of this stream to cancel.
+    if (this.#call.ended || (this.#over && !this.#call.sent)) return Promise.resolve(this.#notCancelled());
     const messageId = this.#call.messageId;
     // Reading stopped before the end: the turn may have finished since, and a chat-wide cancel would
     // then reach the next turn. It is looked up first.
@@ -118,9 +120,9 @@ export class TurnStream extends EventStream<Interaction> {
     pending?.resolve(this.#controls.cancel());
   }
 
-  protected override finished(terminal: boolean): void {
+  protected override finished(terminal: boolean, error?: unknown): void {
     this.#over = true;
-    if (terminal) this.#call.ended = true;
+    if (terminal || refused(error)) this.#call.ended = true;
     this.#controls.release();
     const pending = this.#pendingCancel;
     this.#pendingCancel = undefined;
@@ -130,4 +132,16 @@ export class TurnStream extends EventStream<Interaction> {
   #notCancelled(): CancelResult {
     return { chat_id: this.#call.chatId, cancelled: false };
   }
+}
+
+/**
+ * Whether a stream's error is the service refusing the send before the stream started (7.4): the chat runs
+ * another turn, or the key was used with another body. No turn of this send runs. (A failed re-open is a
+ * `StreamInterruptedError`, never one of these.)
+ */
+function refused(error: unknown): boolean {
+  return (
+    error instanceof ApiError &&
+    (error.code === 'api_v1_chat_busy' || error.code === 'api_v1_idempotency_conflict')
+  );
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
-import { AbortError, ApiError, Client, type TurnStream } from '../../src/index.js';
+import {
+  AbortError,
+  ApiError,
+  Client,
+  ConflictError,
+  type TurnStream,
+  ValidationError,
+} from '../../src/index.js';
 import { createMock } from '../../src/mock/index.js';
 
 // 4.6: a cancel without `action_id` ends the chat's live turn. Once a stream read its terminal event, the
@@ -188,5 +195,30 @@ describe('stream.cancel() after the terminal event', () => {
     const { stream, cancels } = await abortedThenNext(() => refused);
     await expect(stream.cancel()).rejects.toBeInstanceOf(ApiError);
     expect(cancels).toHaveLength(0);
+  });
+
+  it('7.4: a send refused with 409 api_v1_chat_busy started no turn: cancel() sends nothing, the running turn goes on', async () => {
+    const { mock, client, cancels, listings } = setup();
+    const chat = await client.chats.create({});
+    const running = client.turns.stream(chat.id, { content: '[[mock:hang]]' });
+    await started(running);
+    const refused = client.turns.stream(chat.id, { content: 'hello' });
+    await expect(refused.done()).rejects.toMatchObject({ code: 'api_v1_chat_busy' });
+    await expect(refused.done()).rejects.toBeInstanceOf(ConflictError);
+    expect(await refused.cancel()).toEqual({ chat_id: chat.id, cancelled: false });
+    expect(cancels).toHaveLength(0);
+    expect(listings).toHaveLength(0);
+    expect(mock.store.turns().at(-1)).toMatchObject({ status: 'pending', prompt: '[[mock:hang]]' });
+  });
+
+  it('a stream whose body failed its check sent nothing: cancel() sends nothing either', async () => {
+    const { mock, client, cancels } = setup();
+    const chat = await client.chats.create({});
+    await started(client.turns.stream(chat.id, { content: '[[mock:hang]]' }));
+    const invalid = client.turns.stream(chat.id, { content: 'x'.repeat(64_001) });
+    await expect(invalid.done()).rejects.toBeInstanceOf(ValidationError);
+    expect(await invalid.cancel()).toEqual({ chat_id: chat.id, cancelled: false });
+    expect(cancels).toHaveLength(0);
+    expect(mock.store.turns().at(-1)).toMatchObject({ status: 'pending' });
   });
 });
