@@ -71,9 +71,17 @@ export class TurnStream extends EventStream<Interaction> {
    * Asks the service to cancel the turn; the stream then ends with a `cancelled` event. Called before the
    * turn started (before `message.start` was read), it is sent as soon as the turn starts; it resolves
    * `{ cancelled: false }` when the stream ends without the turn having started. This ends the whole turn
-   * (4.6); an interaction's own `cancel()` only answers that interaction, and the turn goes on. After the
-   * terminal event it sends nothing and resolves `{ cancelled: false }`: a cancel without `action_id` ends
-   * the chat's live turn (4.6), which by then can only be a later one.
+   * (4.6); an interaction's own `cancel()` only answers that interaction, and the turn goes on.
+   *
+   * A cancel without `action_id` ends whatever turn the chat runs (4.6), so it is sent only while this turn
+   * may still run. After the terminal event (read by this stream or any `tee()` branch), or when the send
+   * was refused (409 `api_v1_chat_busy`, `api_v1_idempotency_conflict`) or never sent, it sends nothing and
+   * resolves `{ cancelled: false }`. After reading stopped early (an abort, a broken stream), it first looks
+   * the turn up in the chat's message listing (one request, two in a chat of more than 200 turns, with the
+   * stream's `timeout`): a turn already over resolves `{ cancelled: false }` without a cancel; a lookup
+   * that fails rejects with its error and sends nothing. One race remains: a turn that ends between the
+   * lookup and the cancel, with the chat's next turn started in that gap, is the one cancelled. An abort
+   * before `message.start` was read leaves no id to look up: the cancel is sent as it is.
    */
   cancel(): Promise<CancelResult> {
     // Shared by the branches of a `tee()`: the one that read the end tells the one that has not yet.
