@@ -1,7 +1,7 @@
 import type { ElicitationValidator } from '../contract/elicitation.js';
 import type { CancelResult } from '../contract/interactions.js';
 import { LIMITS } from '../contract/limits.js';
-import type { Turn } from '../contract/turn.js';
+import { TURN_STATUSES, type Turn } from '../contract/turn.js';
 import type { RequestOptions, Transport } from '../http/transport.js';
 import type { AnswerSender } from '../interactions/interaction.js';
 import { type Interaction, toInteraction } from '../interactions/kinds.js';
@@ -37,7 +37,7 @@ export interface StreamOptions extends TurnOptions {
 }
 
 /** The statuses of a turn that is over (3.2); `pending` and statuses this client does not know may run. */
-const ENDED: ReadonlySet<string> = new Set(['completed', 'cancelled', 'error']);
+const ENDED: ReadonlySet<string> = new Set(TURN_STATUSES.filter((status) => status !== 'pending'));
 
 /** Three ping intervals: one late ping is not a dead connection, three are. */
 const DEFAULT_IDLE_MS = 45_000;
