@@ -1,6 +1,8 @@
+import * as z from 'zod/mini';
 import type { ElicitationValidator } from '../contract/elicitation.js';
 import type { CancelResult } from '../contract/interactions.js';
 import {
+  MessageSchema,
   type Turn,
   type TurnSend,
   TurnSendSchema,
@@ -23,6 +25,11 @@ import { checkInput } from '../validate.js';
 import type { Actions } from './actions.js';
 import { chatPath } from './chats.js';
 import { Resource } from './resource.js';
+
+const MessageListSchema = z.array(MessageSchema);
+
+/** The largest page of a list (4). */
+const MAX_PAGE_SIZE = 200;
 
 /** `client.turns`: sending turns (4.3, 4.4) and cancelling them (4.6). */
 export class Turns extends Resource {
@@ -89,7 +96,31 @@ export class Turns extends Resource {
       options,
       answer: (...args) => this.#actions.answer(...args),
       cancel: (id) => this.cancel(id),
+      status: (id, messageId, request) => this.#status(id, messageId, request),
       validate: this.#validate,
     };
+  }
+
+  /**
+   * The status of one turn of a chat, from the message listing (6: `message_id` finds the turn there), or
+   * undefined when it is not listed. One page of the largest size; a chat of more turns also needs its
+   * last page, where the newest turn (the only one that can still run, 3.4) is.
+   */
+  async #status(chatId: string, messageId: number, options: RequestOptions): Promise<string | undefined> {
+    const page = async (number: number) => {
+      const { data, meta } = await this.transport.request({
+        method: 'GET',
+        path: `chats/${chatPath(chatId)}/messages`,
+        query: { page: number, size: MAX_PAGE_SIZE },
+        schema: MessageListSchema,
+        kind: 'read',
+        options,
+      });
+      return { found: data.find((turn) => turn.id === messageId)?.status, total: meta.total ?? 0 };
+    };
+    const first = await page(1);
+    const last = Math.ceil(first.total / MAX_PAGE_SIZE);
+    if (first.found !== undefined || last <= 1) return first.found;
+    return (await page(last)).found;
   }
 }

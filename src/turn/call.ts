@@ -16,6 +16,12 @@ export class TurnCall {
   messageId: number | undefined;
   /** Whether the turn was sent: from then on it may run at the service. */
   sent = false;
+  /**
+   * Whether nothing of the turn is left to cancel: a reader of this call (the stream, or any branch of its
+   * `tee()`) read the terminal event, or the send was refused before the turn started (7.4). A cancel
+   * without `action_id` could then only reach another turn of the chat (4.6).
+   */
+  ended = false;
 
   constructor(chatId: string, idempotencyKey: string | undefined) {
     this.chatId = chatId;

@@ -101,7 +101,7 @@ export abstract class EventStream<I extends Relayable> implements AsyncIterable<
       failed: (error) => {
         const located = this.locate(error);
         this.#settle.reject(located);
-        this.finished(false);
+        this.finished(false, error);
         this.#emit('error', located);
       },
     });
@@ -166,8 +166,11 @@ export abstract class EventStream<I extends Relayable> implements AsyncIterable<
   protected abstract locate(error: unknown): unknown;
   /** Reading began. */
   protected started(): void {}
-  /** Reading ended: with `terminal` true at the terminal event, otherwise before it (a failure, an abort). */
-  protected finished(_terminal: boolean): void {}
+  /**
+   * Reading ended: with `terminal` true at the terminal event, otherwise before it, with the `error` the
+   * reading failed with (a failure, an abort).
+   */
+  protected finished(_terminal: boolean, _error?: unknown): void {}
   /** The turn began (`message.start`). */
   protected began(_messageId: number): void {}
 

@@ -1,7 +1,7 @@
 import type { ElicitationValidator } from '../contract/elicitation.js';
 import type { CancelResult } from '../contract/interactions.js';
 import { LIMITS } from '../contract/limits.js';
-import type { Turn } from '../contract/turn.js';
+import { TURN_STATUSES, type Turn } from '../contract/turn.js';
 import type { RequestOptions, Transport } from '../http/transport.js';
 import type { AnswerSender } from '../interactions/interaction.js';
 import { type Interaction, toInteraction } from '../interactions/kinds.js';
@@ -36,6 +36,9 @@ export interface StreamOptions extends TurnOptions {
   cancelOnAbort?: boolean | undefined;
 }
 
+/** The statuses of a turn that is over (3.2); `pending` and statuses this client does not know may run. */
+const ENDED: ReadonlySet<string> = new Set(TURN_STATUSES.filter((status) => status !== 'pending'));
+
 /** Three ping intervals: one late ping is not a dead connection, three are. */
 const DEFAULT_IDLE_MS = 45_000;
 
@@ -56,6 +59,8 @@ export interface TurnSetup {
   answer: AnswerSender;
   /** Cancels the chat's running turn. */
   cancel: (chatId: string) => Promise<CancelResult>;
+  /** The status of the chat's turn `messageId` (`pending` while it runs), or undefined when it is not found. */
+  status: (chatId: string, messageId: number, options: RequestOptions) => Promise<string | undefined>;
   /** Checks elicitation answers against their schema (the client's `elicitationValidator`). */
   validate?: ElicitationValidator | undefined;
 }
@@ -73,6 +78,12 @@ export function openTurnStream(
   const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
   const logger = transport.logger;
   const cancel = () => setup.cancel(call.chatId);
+  // One look at the turn before a chat-wide cancel: if it already ended, that cancel would end the next one.
+  const cancelIfRunning = async (messageId: number): Promise<CancelResult> => {
+    const status = await setup.status(call.chatId, messageId, { timeout: options.timeout });
+    if (status !== undefined && ENDED.has(status)) return { chat_id: call.chatId, cancelled: false };
+    return cancel();
+  };
   const onAbort = () => {
     if (!call.sent) return;
     cancel().catch((error: unknown) => {
@@ -118,6 +129,7 @@ export function openTurnStream(
   return new TurnStream(events, call, {
     abort: (reason) => controller.abort(reason),
     cancel,
+    cancelIfRunning,
     // A caller's long-lived signal must not keep every finished turn alive.
     release: () => watched?.removeEventListener('abort', onAbort),
   });

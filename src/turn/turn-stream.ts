@@ -1,4 +1,5 @@
 import type { CancelResult } from '../contract/interactions.js';
+import { ApiError } from '../errors.js';
 import type { Interaction } from '../interactions/kinds.js';
 import type { ActionRequiredEventOf, ErrorEvent, StreamEvent } from '../stream/events.js';
 import type { TurnCall } from './call.js';
@@ -20,6 +21,8 @@ export interface TurnControls {
   abort: (reason?: unknown) => void;
   /** Asks the service to cancel the turn. */
   cancel: () => Promise<CancelResult>;
+  /** Cancels the turn `messageId` only if it still runs; resolves `cancelled: false` when it is over. */
+  cancelIfRunning: (messageId: number) => Promise<CancelResult>;
   /** Lets go of what the turn held while it ran (the reading ended). */
   release: () => void;
 }
@@ -40,8 +43,6 @@ export class TurnStream extends EventStream<Interaction> {
     | undefined;
   /** Reading ended, at the terminal event or before it. */
   #over = false;
-  /** The terminal event was read: the turn this stream sent is over, and nothing of it is left to cancel. */
-  #turnOver = false;
 
   /** @internal Use `client.turns.stream()`. */
   constructor(
@@ -70,13 +71,27 @@ export class TurnStream extends EventStream<Interaction> {
    * Asks the service to cancel the turn; the stream then ends with a `cancelled` event. Called before the
    * turn started (before `message.start` was read), it is sent as soon as the turn starts; it resolves
    * `{ cancelled: false }` when the stream ends without the turn having started. This ends the whole turn
-   * (4.6); an interaction's own `cancel()` only answers that interaction, and the turn goes on. After the
-   * terminal event it sends nothing and resolves `{ cancelled: false }`: a cancel without `action_id` ends
-   * the chat's live turn (4.6), which by then can only be a later one.
+   * (4.6); an interaction's own `cancel()` only answers that interaction, and the turn goes on.
+   *
+   * A cancel without `action_id` ends whatever turn the chat runs (4.6), so it is sent only while this turn
+   * may still run. After the terminal event (read by this stream or any `tee()` branch), or when the send
+   * was refused (409 `api_v1_chat_busy`, `api_v1_idempotency_conflict`) or never sent, it sends nothing and
+   * resolves `{ cancelled: false }`. After reading stopped early (an abort, a broken stream), it first looks
+   * the turn up in the chat's message listing (one request, two in a chat of more than 200 turns, with the
+   * stream's `timeout`): a turn already over resolves `{ cancelled: false }` without a cancel; a lookup
+   * that fails rejects with its error and sends nothing. One race remains: a turn that ends between the
+   * lookup and the cancel, with the chat's next turn started in that gap, is the one cancelled. An abort
+   * before `message.start` was read leaves no id to look up: the cancel is sent as it is.
    */
   cancel(): Promise<CancelResult> {
-    if (this.#turnOver) return Promise.resolve(this.#notCancelled());
-    if (this.messageId !== undefined || this.#over) return this.#controls.cancel();
+    // Shared by the branches of a `tee()`: the one that read the end tells the one that has not yet.
+    // Nothing sent (the input failed its check): there is no turn of this stream to cancel.
+    if (this.#call.ended || (this.#over && !this.#call.sent)) return Promise.resolve(this.#notCancelled());
+    const messageId = this.#call.messageId;
+    // Reading stopped before the end: the turn may have finished since, and a chat-wide cancel would
+    // then reach the next turn. It is looked up first.
+    if (this.#over && messageId !== undefined) return this.#controls.cancelIfRunning(messageId);
+    if (messageId !== undefined || this.#over) return this.#controls.cancel();
     if (!this.#pendingCancel) {
       let resolve!: (result: Promise<CancelResult>) => void;
       const promise = new Promise<CancelResult>((settle) => {
@@ -113,9 +128,9 @@ export class TurnStream extends EventStream<Interaction> {
     pending?.resolve(this.#controls.cancel());
   }
 
-  protected override finished(terminal: boolean): void {
+  protected override finished(terminal: boolean, error?: unknown): void {
     this.#over = true;
-    this.#turnOver = terminal;
+    if (terminal || refused(error)) this.#call.ended = true;
     this.#controls.release();
     const pending = this.#pendingCancel;
     this.#pendingCancel = undefined;
@@ -125,4 +140,16 @@ export class TurnStream extends EventStream<Interaction> {
   #notCancelled(): CancelResult {
     return { chat_id: this.#call.chatId, cancelled: false };
   }
+}
+
+/**
+ * Whether a stream's error is the service refusing the send before the stream started (7.4): the chat runs
+ * another turn, or the key was used with another body. No turn of this send runs. (A failed re-open is a
+ * `StreamInterruptedError`, never one of these.)
+ */
+function refused(error: unknown): boolean {
+  return (
+    error instanceof ApiError &&
+    (error.code === 'api_v1_chat_busy' || error.code === 'api_v1_idempotency_conflict')
+  );
 }
