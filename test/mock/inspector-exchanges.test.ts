@@ -233,6 +233,33 @@ describe('the inspector: exchanges, filters, faults, export', () => {
     expect(row.ms).toBeGreaterThanOrEqual(145);
   });
 
+  it('credits a fault to the request that used it: a GET finishing during a send delay is not marked', async () => {
+    await post('/_inspector/faults', { route: 'send', action: 'delay', ms: 300 });
+    const sending = client.turns.send(crypto.randomUUID(), { content: 'x' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await client.skills.list();
+    await sending;
+    const list = await requests();
+    const get_ = list.find((row: { method: string }) => row.method === 'GET');
+    const send = list.find((row: { method: string }) => row.method === 'POST');
+    expect(get_.fault).toBeUndefined();
+    expect(send.fault).toBe('send: delay 300 ms');
+    expect((await get('/_inspector/state')).json().faults.page).toMatchObject([
+      { state: 'fired', left: 0, firedOn: [send.id] },
+    ]);
+  });
+
+  it('an inProgress fault counts its replays, and an unrelated request does not fire it', async () => {
+    await post('/_inspector/faults', { route: 'send', action: 'inProgress', times: 2 });
+    expect((await get('/_inspector/state')).json().faults.page).toMatchObject([{ state: 'armed', left: 2 }]);
+    await client.skills.list();
+    const [row] = await requests();
+    expect(row.fault).toBeUndefined();
+    expect((await get('/_inspector/state')).json().faults.page).toMatchObject([
+      { state: 'armed', left: 2, firedOn: [] },
+    ]);
+  });
+
   it('refuses a fault form out of bounds with 400, and from elsewhere with 403', async () => {
     const base = { route: 'send', action: 'respond', status: 503, code: 'api_v1_service_unavailable' };
     for (const [body, message] of [

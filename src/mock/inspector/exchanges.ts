@@ -93,13 +93,14 @@ export class ExchangeLog {
 
   /**
    * Runs `request` through `handle` and records the exchange; returns the response to send (an event
-   * stream observed on its way). `fired` says, once the response is known, which page fault it fired.
+   * stream observed on its way). `fired` says, once the response is known, which page fault the request
+   * handed to `handle` fired.
    */
   async run(
     request: Request,
     handle: (request: Request) => Promise<Response>,
     from: ExchangeSummary['from'],
-    fired: (exchangeId: number) => string | undefined = () => undefined,
+    fired: (request: Request, exchangeId: number) => string | undefined = () => undefined,
   ): Promise<Response> {
     const startedMs = performance.now();
     const at = new Date().toISOString();
@@ -130,7 +131,7 @@ export class ExchangeLog {
       open: stream,
       stream,
       from,
-      fault: fired(id),
+      fault: fired(request, id),
       request: { headers: this.#headers(request.headers), body: EMPTY },
       response: {
         headers: this.#headers(response.headers),
