@@ -75,7 +75,7 @@ export class PageFaults {
     let fired: string | undefined;
     for (const used of this.#faults.usedBy(request) as Tagged[]) {
       const fault = this.#kept.find((kept) => kept.id === used[PAGE_ID]);
-      if (!fault || fault.state !== 'armed') continue;
+      if (fault?.state !== 'armed') continue;
       fault.firedOn.push(exchangeId);
       fault.left -= 1;
       if (fault.left === 0) fault.state = 'fired';
