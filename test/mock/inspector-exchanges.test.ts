@@ -233,6 +233,24 @@ describe('the inspector: exchanges, filters, faults, export', () => {
     expect(row.ms).toBeGreaterThanOrEqual(145);
   });
 
+  it('replaces a short token in the path, the query and the HAR url, and takes chatId from the scrubbed path', async () => {
+    const short = await startMockServer({ port: 0, inspector: true, tokens: [{ token: 'alice' }] });
+    try {
+      await fetch(`${short.url}/api/v1/chats/alice/turns?x=alice&y=%61lice`, {
+        headers: { authorization: 'Bearer alice' },
+      });
+      const state = await (await fetch(`${short.url}/_inspector/state`)).json();
+      const [row] = state.requests;
+      expect(row.path).toBe('/api/v1/chats/[token #1]/turns?x=[token #1]&y=[token #1]');
+      expect(row.chatId).toBe('[token #1]');
+      const har = await (await fetch(`${short.url}/_inspector/har`)).text();
+      expect(har).not.toMatch(/alice/);
+      expect(har).toContain('[token #1]');
+    } finally {
+      await short.close();
+    }
+  });
+
   it('credits a fault to the request that used it: a GET finishing during a send delay is not marked', async () => {
     await post('/_inspector/faults', { route: 'send', action: 'delay', ms: 300 });
     const sending = client.turns.send(crypto.randomUUID(), { content: 'x' });

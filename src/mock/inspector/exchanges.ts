@@ -1,5 +1,5 @@
 import { isEventStream } from '../http/sse.js';
-import type { CredentialNames } from './credential-names.js';
+import { type CredentialNames, displayPath } from './credential-names.js';
 import { observedBody, type StreamEvent, type StreamTimeline, TimelineBuilder } from './timeline.js';
 
 /** A body as the inspector keeps it: its first `BODY_CAP` bytes as text, and its full size. */
@@ -106,7 +106,7 @@ export class ExchangeLog {
     const at = new Date().toISOString();
     const requestBody = request.body ? capture(request.clone().body, this.#names) : Promise.resolve(EMPTY);
     const response = await handle(request);
-    const url = new URL(request.url);
+    const url = this.#names.scrubUrl(new URL(request.url));
     const token = /^Bearer (.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1]?.trim();
     const credential = token === undefined ? undefined : this.#names.byToken(token);
     const stream = isEventStream(response);
@@ -115,8 +115,8 @@ export class ExchangeLog {
       id,
       at,
       method: request.method,
-      path: this.#names.scrub(url.pathname + url.search),
-      url: this.#names.scrub(url.href),
+      path: displayPath(url),
+      url: url.href,
       status: response.type === 'error' ? 0 : response.status,
       code: undefined,
       credential:
@@ -126,7 +126,7 @@ export class ExchangeLog {
             ? this.#names.name(credential.id)
             : 'unknown credential',
       credentialId: credential?.id,
-      chatId: CHAT_PATH.exec(url.pathname)?.[1],
+      chatId: CHAT_PATH.exec(displayPath(url))?.[1],
       ms: Math.round(performance.now() - startedMs),
       open: stream,
       stream,
