@@ -108,6 +108,25 @@ describe('the inspector: exchanges, filters, faults, export', () => {
     expect(MAX_EXCHANGES).toBe(200);
   });
 
+  it('counts the size of a body refused with 401 or 413, and keeps its start', async () => {
+    const body = JSON.stringify({ name: 'y'.repeat(BODY_CAP * 2), instructions: 'i' });
+    await fetch(`${server.url}/api/v1/skills`, { method: 'POST', headers: { ...json }, body });
+    const [refused] = await requests();
+    expect(refused.status).toBe(401);
+    const unread = (await get(`/_inspector/exchange?id=${refused.id}`)).json().request.body;
+    expect(unread).toMatchObject({ bytes: body.length, truncated: true });
+    const huge = 'z'.repeat(9 * 1024 * 1024);
+    await fetch(`${server.url}/api/v1/skills`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, ...json },
+      body: huge,
+    });
+    const [tooLarge] = await requests();
+    expect(tooLarge.status).toBe(413);
+    const big = (await get(`/_inspector/exchange?id=${tooLarge.id}`)).json().request.body;
+    expect(big).toMatchObject({ bytes: huge.length, truncated: true });
+  });
+
   it('4.4: a stream exchange holds its events with their times; the turn its metadata, model, usage and event times', async () => {
     const chat = crypto.randomUUID();
     const turn = await client.turns
