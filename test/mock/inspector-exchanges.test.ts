@@ -108,7 +108,7 @@ describe('the inspector: exchanges, filters, faults, export', () => {
     expect(MAX_EXCHANGES).toBe(200);
   });
 
-  it('counts the size of a body refused with 401 or 413, and keeps its start', async () => {
+  it('counts a body refused unread (401, 413) at its declared Content-Length, marked truncated', async () => {
     const body = JSON.stringify({ name: 'y'.repeat(BODY_CAP * 2), instructions: 'i' });
     await fetch(`${server.url}/api/v1/skills`, { method: 'POST', headers: { ...json }, body });
     const [refused] = await requests();

@@ -6,7 +6,10 @@ import { observedBody, type StreamEvent, type StreamTimeline, TimelineBuilder } 
 export interface CapturedBody {
   /** The text kept (tokens scrubbed). */
   text: string;
-  /** The body's size in bytes, counted to the end even past the cap. */
+  /**
+   * The body's size in bytes, counted as the mock read it, to the end even past the cap; a request body
+   * refused before it was read to its end counts its declared `Content-Length` (and is `truncated`).
+   */
   bytes: number;
   /** Whether `text` is only the start of the body. */
   truncated: boolean;
