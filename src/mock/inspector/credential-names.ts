@@ -2,11 +2,10 @@ import type { CredentialRecord } from '../state/store.js';
 
 /**
  * How the inspector names credentials without showing a token: by the `name` a credential was given in
- * code (`createMock({ tokens: [{ token, name: 'alice' }] })`), as `alice #2 user 1`. `--token
- * TOKEN[=SCOPES][@USER]` (mock-conventions.md) gives a token no name, and a `name:` prefix would change
- * what existing tokens mean (a token may hold `:`), so an unnamed credential is named by its id, a masked
- * form of its token (the first two characters when it has at least 8, and its length) and its user:
- * `#2 ta…(25) user 1`. Two tokens of one user are told apart; the token itself never appears.
+ * code (`createMock({ tokens: [{ token, name: 'alice' }] })`) or by `convo-mock --token T --name alice`,
+ * as `alice #2 user 1`. An unnamed credential is named by its id, a masked form of its token (the first
+ * two characters when it has at least 8, and its length) and its user: `#2 ta…(25) user 1`. Two tokens
+ * of one user are told apart; the token itself never appears.
  */
 export class CredentialNames {
   readonly #byToken = new Map<string, CredentialRecord>();
