@@ -74,6 +74,46 @@ describe('8 the convo-mock command (mock-conventions "Starting it")', () => {
     }
   });
 
+  it('--name names the --token just before it; one with no --token before it, twice, or out of bounds exits 2', async () => {
+    expect(
+      parseCommandLine([
+        '--token',
+        'alice',
+        '--name',
+        'Alice',
+        '--token',
+        'r=skills:read',
+        '--name',
+        'reader',
+      ]),
+    ).toEqual({
+      help: false,
+      server: {
+        tokens: [
+          { token: 'alice', scopes: [...SCOPES], userId: 1, name: 'Alice' },
+          { token: 'r', scopes: ['skills:read'], userId: 1, name: 'reader' },
+        ],
+      },
+    });
+    expect(parseCommandLine(['--token', 'a', '--token', 'b', '--name', 'B'])).toMatchObject({
+      server: { tokens: [{ token: 'a' }, { token: 'b', name: 'B' }] },
+    });
+    expect(USAGE).toContain('--name NAME');
+    for (const argv of [
+      ['--name', 'Alice', '--token', 'alice_secret'],
+      ['--token', 'alice_secret', '--name', 'A', '--name', 'B'],
+      ['--token', 'alice_secret', '--name', ''],
+      ['--token', 'alice_secret', '--name', 'x'.repeat(65)],
+      ['--token', 'alice_secret', '--name', 'tab\there'],
+    ]) {
+      const { io, out, err } = fakeIo();
+      expect(await main(argv, io), argv.join(' ')).toBe(2);
+      expect(out).toEqual([]);
+      expect(err[0]).toMatch(/^convo-mock: .*--name/);
+      expect(err.join('\n')).not.toContain('alice_secret');
+    }
+  });
+
   it('an unknown scope names itself on stderr', async () => {
     const { io, err } = fakeIo();
     await main(['--token', 'a=skills:admin'], io);

@@ -108,6 +108,25 @@ describe('the inspector: exchanges, filters, faults, export', () => {
     expect(MAX_EXCHANGES).toBe(200);
   });
 
+  it('counts a body refused unread (401, 413) at its declared Content-Length, marked truncated', async () => {
+    const body = JSON.stringify({ name: 'y'.repeat(BODY_CAP * 2), instructions: 'i' });
+    await fetch(`${server.url}/api/v1/skills`, { method: 'POST', headers: { ...json }, body });
+    const [refused] = await requests();
+    expect(refused.status).toBe(401);
+    const unread = (await get(`/_inspector/exchange?id=${refused.id}`)).json().request.body;
+    expect(unread).toMatchObject({ bytes: body.length, truncated: true });
+    const huge = 'z'.repeat(9 * 1024 * 1024);
+    await fetch(`${server.url}/api/v1/skills`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, ...json },
+      body: huge,
+    });
+    const [tooLarge] = await requests();
+    expect(tooLarge.status).toBe(413);
+    const big = (await get(`/_inspector/exchange?id=${tooLarge.id}`)).json().request.body;
+    expect(big).toMatchObject({ bytes: huge.length, truncated: true });
+  });
+
   it('4.4: a stream exchange holds its events with their times; the turn its metadata, model, usage and event times', async () => {
     const chat = crypto.randomUUID();
     const turn = await client.turns
@@ -231,6 +250,51 @@ describe('the inspector: exchanges, filters, faults, export', () => {
     const [row] = await requests();
     expect(row).toMatchObject({ status: 200, fault: 'path ~ /api/v1/skills: delay 150 ms' });
     expect(row.ms).toBeGreaterThanOrEqual(145);
+  });
+
+  it('replaces a short token in the path, the query and the HAR url, and takes chatId from the scrubbed path', async () => {
+    const short = await startMockServer({ port: 0, inspector: true, tokens: [{ token: 'alice' }] });
+    try {
+      await fetch(`${short.url}/api/v1/chats/alice/turns?x=alice&y=%61lice`, {
+        headers: { authorization: 'Bearer alice' },
+      });
+      const state = await (await fetch(`${short.url}/_inspector/state`)).json();
+      const [row] = state.requests;
+      expect(row.path).toBe('/api/v1/chats/[token #1]/turns?x=[token #1]&y=[token #1]');
+      expect(row.chatId).toBe('[token #1]');
+      const har = await (await fetch(`${short.url}/_inspector/har`)).text();
+      expect(har).not.toMatch(/alice/);
+      expect(har).toContain('[token #1]');
+    } finally {
+      await short.close();
+    }
+  });
+
+  it('credits a fault to the request that used it: a GET finishing during a send delay is not marked', async () => {
+    await post('/_inspector/faults', { route: 'send', action: 'delay', ms: 300 });
+    const sending = client.turns.send(crypto.randomUUID(), { content: 'x' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await client.skills.list();
+    await sending;
+    const list = await requests();
+    const get_ = list.find((row: { method: string }) => row.method === 'GET');
+    const send = list.find((row: { method: string }) => row.method === 'POST');
+    expect(get_.fault).toBeUndefined();
+    expect(send.fault).toBe('send: delay 300 ms');
+    expect((await get('/_inspector/state')).json().faults.page).toMatchObject([
+      { state: 'fired', left: 0, firedOn: [send.id] },
+    ]);
+  });
+
+  it('an inProgress fault counts its replays, and an unrelated request does not fire it', async () => {
+    await post('/_inspector/faults', { route: 'send', action: 'inProgress', times: 2 });
+    expect((await get('/_inspector/state')).json().faults.page).toMatchObject([{ state: 'armed', left: 2 }]);
+    await client.skills.list();
+    const [row] = await requests();
+    expect(row.fault).toBeUndefined();
+    expect((await get('/_inspector/state')).json().faults.page).toMatchObject([
+      { state: 'armed', left: 2, firedOn: [] },
+    ]);
   });
 
   it('refuses a fault form out of bounds with 400, and from elsewhere with 403', async () => {

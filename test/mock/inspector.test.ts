@@ -288,4 +288,21 @@ describe('the inspector timeline', () => {
     expect(builder.events.reduce((sum, e) => sum + e.data.length, 0)).toBeLessThanOrEqual(256 * 1024 + 20);
     expect(builder.dropped).toBeGreaterThan(100);
   });
+
+  it('keeps at most 256 KiB of text and payloads per stream, however many replaces and however large a payload', () => {
+    const builder = new TimelineBuilder();
+    builder.push(encode('message.start', { chat_id: 'c', message_id: 1, request_id: 'r' }));
+    for (let i = 0; i < 300; i++)
+      builder.push(encode('message.delta', { text: `${i}`.padEnd(64 * 1024, 'x'), replace: true }));
+    const wide = { items: Array.from({ length: 5000 }, (_, i) => ({ i, s: 'y'.repeat(900) })) };
+    for (let i = 0; i < 50; i++) builder.push(encode('message.step', wide));
+    const { entries } = builder.timeline;
+    expect(entries[0]).toMatchObject({ event: 'message.start' });
+    expect(JSON.stringify(entries).length).toBeLessThan(256 * 1024 + 32 * 1024);
+    const step = entries.at(-1);
+    expect(step?.type === 'event' && JSON.stringify(step.data).length).toBeLessThan(20 * 1024);
+    const items = step?.type === 'event' ? (step.data as { items: unknown[] }).items : [];
+    expect(items.length).toBeLessThanOrEqual(51);
+    expect(items.at(-1)).toMatch(/^…\(\+\d+ items\)$/);
+  });
 });

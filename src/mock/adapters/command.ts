@@ -16,6 +16,8 @@ Options:
   --token TOKEN[=SCOPES][@USER]  a credential; repeatable. SCOPES is a comma list, "TOKEN=" has none,
                                  no "=" has every scope; USER is a user id (default 1).
                                  Without any: mock-token, every scope, user 1.
+  --name NAME                    what the inspector calls the --token just before it (1 to 64
+                                 printable ASCII characters): --token alice --name Alice
   --ping-ms MS                   silence before a stream ping (default ${LIMITS.pingIntervalMs})
   --interaction-ttl-ms MS        lifetime of an interaction (default ${LIMITS.interactionLifetimeMs})
   --no-inspector                 do not serve the inspector page at / (and /_inspector/*)
@@ -43,14 +45,16 @@ export type CommandLine = { help: true } | { help: false; server: MockServerOpti
 
 /** Parses the arguments of `convo-mock`; throws an Error with a readable message when they are wrong. */
 export function parseCommandLine(argv: readonly string[]): CommandLine {
-  const { values } = parseArgs({
+  const { values, tokens: parsed } = parseArgs({
     args: [...argv],
     strict: true,
     allowPositionals: false,
+    tokens: true,
     options: {
       host: { type: 'string' },
       port: { type: 'string' },
       token: { type: 'string', multiple: true },
+      name: { type: 'string', multiple: true },
       'ping-ms': { type: 'string' },
       'interaction-ttl-ms': { type: 'string' },
       'no-inspector': { type: 'boolean' },
@@ -59,7 +63,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   });
   if (values.help) return { help: true };
 
-  const tokens: MockCredential[] = (values.token ?? []).map(parseTokenFlag);
+  const tokens = namedTokens(parsed);
   const server: MockServerOptions = { tokens };
   if (values['no-inspector']) server.inspector = false;
   if (values.host !== undefined) server.host = values.host;
@@ -135,6 +139,26 @@ function processIo(): CommandIo {
     err: (line) => process.stderr.write(`${line}\n`),
     signals: process,
   };
+}
+
+/**
+ * The `--token` credentials in order, each with the `--name` that follows it; a `--name` with no `--token`
+ * before it, or a second one for the same token, is a usage error (the token is never echoed).
+ */
+function namedTokens(parsed: ReadonlyArray<{ kind: string; name?: string; value?: string | undefined }>) {
+  const tokens: MockCredential[] = [];
+  for (const { kind, name, value = '' } of parsed) {
+    if (kind !== 'option') continue;
+    if (name === 'token') tokens.push(parseTokenFlag(value));
+    if (name !== 'name') continue;
+    const last = tokens.at(-1);
+    if (!last) throw new Error('--name names the --token just before it, and none comes before it');
+    if (last.name !== undefined) throw new Error(`--token number ${tokens.length} is given --name twice`);
+    if (!/^[\x20-\x7e]{1,64}$/.test(value))
+      throw new Error('--name must be 1 to 64 printable ASCII characters');
+    last.name = value;
+  }
+  return tokens;
 }
 
 function integer(flag: string, text: string, min: number, max = Number.MAX_SAFE_INTEGER): number {

@@ -92,6 +92,8 @@ export interface MockFaults {
   clear(): void;
   /** The waiting faults, `times` being what is left of each. */
   list(): MockFault[];
+  /** The faults `request` used, in the order it took them (each as it was added), so a hit is credited to its request. */
+  usedBy(request: Request): MockFault[];
 }
 
 interface Entry {
@@ -102,6 +104,7 @@ interface Entry {
 /** The waiting faults of a mock, taken by the routes at their fault points. */
 export class FaultRegistry implements MockFaults {
   #entries: Entry[] = [];
+  readonly #used = new WeakMap<Request, MockFault[]>();
 
   /** Adds a fault; throws on a fault without exactly one action or with a bad count. */
   add(fault: MockFault): void {
@@ -126,11 +129,17 @@ export class FaultRegistry implements MockFaults {
     return this.#entries.map(({ fault, left }) => ({ ...fault, times: left }));
   }
 
+  /** The faults `request` used. */
+  usedBy(request: Request): MockFault[] {
+    return [...(this.#used.get(request) ?? [])];
+  }
+
   /**
-   * The first waiting fault for `route` (or whose pattern matches `path`) that applies at `point`, counted
-   * as used; undefined when none.
+   * The first waiting fault for `route` (or whose pattern matches the path of `request`) that applies at
+   * `point`, counted as used by `request`; undefined when none.
    */
-  take(route: FaultRoute | undefined, path: string, point: FaultPoint): MockFault | undefined {
+  take(route: FaultRoute | undefined, request: Request, point: FaultPoint): MockFault | undefined {
+    const path = new URL(request.url).pathname;
     const index = this.#entries.findIndex(
       ({ fault }) => targets(fault, route, path) && pointOf(fault) === point,
     );
@@ -138,6 +147,7 @@ export class FaultRegistry implements MockFaults {
     if (!entry) return undefined;
     entry.left -= 1;
     if (entry.left === 0) this.#entries.splice(index, 1);
+    this.#used.set(request, [...(this.#used.get(request) ?? []), entry.fault]);
     return entry.fault;
   }
 }
@@ -191,7 +201,7 @@ export async function faultAfter(
   request: Request,
   work?: Promise<unknown>,
 ): Promise<Response | undefined> {
-  const fault = faults.take(route, new URL(request.url).pathname, 'after');
+  const fault = faults.take(route, request, 'after');
   if (!fault) return undefined;
   if ('respond' in fault) {
     await work;

@@ -40,17 +40,16 @@ export async function startSend(
 ): Promise<SendOutcome> {
   const { store, engine, faults } = context;
   const route = channel === 'sync' ? 'send' : 'stream';
-  const path = new URL(request.url).pathname;
   const input = await readSend(store, credential, request, channel);
   const { chatId, chat } = visibleChatOrNew(store, credential, rawChatId);
 
-  const before = faults.take(route, path, 'before');
+  const before = faults.take(route, request, 'before');
   if (before && 'respond' in before) throw faultFailure(before.respond);
 
   const print = fingerprint(chatId, input.body);
   const replay = boundTurn(store, credential, input.key, print);
   if (replay) {
-    if (faults.take(route, path, 'replay')) throw turnInProgress();
+    if (faults.take(route, request, 'replay')) throw turnInProgress();
     return { kind: 'replay', turn: replay };
   }
 

@@ -69,7 +69,7 @@ export function createMockService({ store, engine, faults }: MockServiceOptions)
     handle: async (request) => {
       // A `delayMs` fault holds the request before anything sees it, so it delays a preflight or a 401 too.
       const path = new URL(request.url).pathname;
-      const delay = faults.take(routeOf(request.method, path), path, 'delay');
+      const delay = faults.take(routeOf(request.method, path), request, 'delay');
       if (delay && 'delayMs' in delay) await pause(store.clock, delay.delayMs, request.signal);
       const response = await app.fetch(request);
       if (!isDropped(request)) return response;
@@ -87,10 +87,10 @@ function patternFaults(faults: FaultRegistry) {
   return createMiddleware<MockEnv>(async (c, next) => {
     const path = new URL(c.req.url).pathname;
     if (routeOf(c.req.method, path) !== undefined) return next();
-    const before = faults.take(undefined, path, 'before');
+    const before = faults.take(undefined, c.req.raw, 'before');
     if (before && 'respond' in before) throw faultFailure(before.respond);
     await next();
-    const after = faults.take(undefined, path, 'after');
+    const after = faults.take(undefined, c.req.raw, 'after');
     if (after && 'respond' in after) c.res = faultFailure(after.respond).toResponse();
     else if (after) dropConnection(c.req.raw);
   });

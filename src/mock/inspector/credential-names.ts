@@ -2,11 +2,10 @@ import type { CredentialRecord } from '../state/store.js';
 
 /**
  * How the inspector names credentials without showing a token: by the `name` a credential was given in
- * code (`createMock({ tokens: [{ token, name: 'alice' }] })`), as `alice #2 user 1`. `--token
- * TOKEN[=SCOPES][@USER]` (mock-conventions.md) gives a token no name, and a `name:` prefix would change
- * what existing tokens mean (a token may hold `:`), so an unnamed credential is named by its id, a masked
- * form of its token (the first two characters when it has at least 8, and its length) and its user:
- * `#2 ta…(25) user 1`. Two tokens of one user are told apart; the token itself never appears.
+ * code (`createMock({ tokens: [{ token, name: 'alice' }] })`) or by `convo-mock --token T --name alice`,
+ * as `alice #2 user 1`. An unnamed credential is named by its id, a masked form of its token (the first
+ * two characters when it has at least 8, and its length) and its user: `#2 ta…(25) user 1`. Two tokens
+ * of one user are told apart; the token itself never appears.
  */
 export class CredentialNames {
   readonly #byToken = new Map<string, CredentialRecord>();
@@ -55,6 +54,49 @@ export class CredentialNames {
       if (credential.token.length >= 6) out = out.replaceAll(credential.token, `[token #${credential.id}]`);
     }
     return out;
+  }
+
+  /**
+   * `url` with every configured token, of any length, replaced by `[token #ID]` in its path segments and
+   * query names and values (decoded first, so an escaped token goes too); the replacement is escaped, so
+   * the URL still parses the same way. A short token is replaced here, where it may be all a value holds.
+   */
+  scrubUrl(url: URL): URL {
+    const out = new URL(url.href);
+    out.pathname = out.pathname
+      .split('/')
+      .map((segment) => {
+        const scrubbed = this.#scrubAll(decoded(segment));
+        return scrubbed === decoded(segment) ? segment : encodeURIComponent(scrubbed);
+      })
+      .join('/');
+    const query = new URLSearchParams();
+    for (const [name, value] of out.searchParams) query.append(this.#scrubAll(name), this.#scrubAll(value));
+    if (query.toString() !== out.searchParams.toString()) out.search = query.toString();
+    out.username = '';
+    out.password = '';
+    return out;
+  }
+
+  /** `text` with every configured token replaced, whatever its length. */
+  #scrubAll(text: string): string {
+    let out = text;
+    for (const credential of this.#byToken.values())
+      if (credential.token !== '') out = out.replaceAll(credential.token, `[token #${credential.id}]`);
+    return out;
+  }
+}
+
+/** The path and query of a scrubbed URL as the table shows it: `[token #ID]` unescaped. */
+export function displayPath(url: URL): string {
+  return (url.pathname + url.search).replace(/%5Btoken(?:%20|\+)%23(\d+)%5D/g, '[token #$1]');
+}
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
   }
 }
 

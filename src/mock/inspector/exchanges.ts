@@ -1,12 +1,15 @@
 import { isEventStream } from '../http/sse.js';
-import type { CredentialNames } from './credential-names.js';
+import { type CredentialNames, displayPath } from './credential-names.js';
 import { observedBody, type StreamEvent, type StreamTimeline, TimelineBuilder } from './timeline.js';
 
 /** A body as the inspector keeps it: its first `BODY_CAP` bytes as text, and its full size. */
 export interface CapturedBody {
   /** The text kept (tokens scrubbed). */
   text: string;
-  /** The body's size in bytes, counted to the end even past the cap. */
+  /**
+   * The body's size in bytes, counted as the mock read it, to the end even past the cap; a request body
+   * refused before it was read to its end counts its declared `Content-Length` (and is `truncated`).
+   */
   bytes: number;
   /** Whether `text` is only the start of the body. */
   truncated: boolean;
@@ -93,19 +96,30 @@ export class ExchangeLog {
 
   /**
    * Runs `request` through `handle` and records the exchange; returns the response to send (an event
-   * stream observed on its way). `fired` says, once the response is known, which page fault it fired.
+   * stream observed on its way). `fired` says, once the response is known, which page fault the request
+   * handed to `handle` fired.
    */
   async run(
     request: Request,
     handle: (request: Request) => Promise<Response>,
     from: ExchangeSummary['from'],
-    fired: (exchangeId: number) => string | undefined = () => undefined,
+    fired: (request: Request, exchangeId: number) => string | undefined = () => undefined,
   ): Promise<Response> {
     const startedMs = performance.now();
     const at = new Date().toISOString();
-    const requestBody = request.body ? capture(request.clone().body, this.#names) : Promise.resolve(EMPTY);
-    const response = await handle(request);
-    const url = new URL(request.url);
+    // The body passes through a tap on its way to the mock: counted as read, never copied whole.
+    const tap = new BodyTap(Number(request.headers.get('content-length')) || 0);
+    const handled = request.body
+      ? new Request(request.url, {
+          method: request.method,
+          headers: request.headers,
+          signal: request.signal,
+          body: tap.through(request.body),
+          duplex: 'half',
+        } as RequestInit)
+      : request;
+    const response = await handle(handled);
+    const url = this.#names.scrubUrl(new URL(request.url));
     const token = /^Bearer (.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1]?.trim();
     const credential = token === undefined ? undefined : this.#names.byToken(token);
     const stream = isEventStream(response);
@@ -114,8 +128,8 @@ export class ExchangeLog {
       id,
       at,
       method: request.method,
-      path: this.#names.scrub(url.pathname + url.search),
-      url: this.#names.scrub(url.href),
+      path: displayPath(url),
+      url: url.href,
       status: response.type === 'error' ? 0 : response.status,
       code: undefined,
       credential:
@@ -125,13 +139,13 @@ export class ExchangeLog {
             ? this.#names.name(credential.id)
             : 'unknown credential',
       credentialId: credential?.id,
-      chatId: CHAT_PATH.exec(url.pathname)?.[1],
+      chatId: CHAT_PATH.exec(displayPath(url))?.[1],
       ms: Math.round(performance.now() - startedMs),
       open: stream,
       stream,
       from,
-      fault: fired(id),
-      request: { headers: this.#headers(request.headers), body: EMPTY },
+      fault: fired(handled, id),
+      request: { headers: this.#headers(request.headers), body: tap.captured(this.#names) },
       response: {
         headers: this.#headers(response.headers),
         body: EMPTY,
@@ -142,9 +156,9 @@ export class ExchangeLog {
     };
     this.#exchanges.push(exchange);
     if (this.#exchanges.length > MAX_EXCHANGES) this.#exchanges.shift();
-    void requestBody.then((body) => {
-      exchange.request.body = body;
-    });
+    tap.onEnd = () => {
+      exchange.request.body = tap.captured(this.#names);
+    };
     if (response.type === 'error' || !response.body) return response;
     if (!stream) {
       const bytes = new Uint8Array(await response.arrayBuffer());
@@ -221,25 +235,51 @@ function captured(bytes: Uint8Array, size: number, names: CredentialNames): Capt
   return { text: names.scrub(new TextDecoder().decode(kept)), bytes: size, truncated: size > kept.length };
 }
 
-/** Reads a copy of a body: the first `BODY_CAP` bytes are kept, the rest only counted. */
-async function capture(
-  body: ReadableStream<Uint8Array> | null,
-  names: CredentialNames,
-): Promise<CapturedBody> {
-  if (!body) return EMPTY;
-  const kept = new Uint8Array(BODY_CAP);
-  let length = 0;
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      kept.set(chunk.subarray(0, BODY_CAP - length), length);
-      length = Math.min(BODY_CAP, length + chunk.length);
-      size += chunk.length;
-    }
-  } catch {
-    // the client went away mid-body: what arrived is kept
+/**
+ * A pass-through on a request body: keeps its first `BODY_CAP` bytes and counts what the mock read. A body
+ * the mock refused without reading it to the end (a 401, a 413 on its `Content-Length`) is counted at its
+ * declared `Content-Length` when that is more, and marked truncated.
+ */
+class BodyTap {
+  /** Called when the body was read to its end, or the mock stopped reading it. */
+  onEnd: () => void = () => {};
+  readonly #kept = new Uint8Array(BODY_CAP);
+  #length = 0;
+  #size = 0;
+  #ended = false;
+
+  constructor(readonly declared: number) {}
+
+  /** `body` as the mock reads it, counted on the way. */
+  through(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+    const reader = body.getReader();
+    return new ReadableStream<Uint8Array>({
+      pull: async (controller) => {
+        const { done, value } = await reader.read();
+        if (done) {
+          this.#ended = true;
+          controller.close();
+          this.onEnd();
+          return;
+        }
+        this.#kept.set(value.subarray(0, BODY_CAP - this.#length), this.#length);
+        this.#length = Math.min(BODY_CAP, this.#length + value.length);
+        this.#size += value.length;
+        controller.enqueue(value);
+      },
+      cancel: async (reason) => {
+        await reader.cancel(reason).catch(() => {});
+        this.onEnd();
+      },
+    });
   }
-  return captured(kept.subarray(0, length), size, names);
+
+  /** The body as kept so far. */
+  captured(names: CredentialNames): CapturedBody {
+    const body = captured(this.#kept.subarray(0, this.#length), this.#size, names);
+    if (this.#ended || this.declared <= this.#size) return body;
+    return { ...body, bytes: this.declared, truncated: true };
+  }
 }
 
 function messageCode(body: CapturedBody): string | undefined {

@@ -1,3 +1,4 @@
+import { readCapped } from '../wire/input.js';
 import type { ExchangeFilter } from './exchanges.js';
 
 /** A request to the inspector that cannot be carried out; answered 400 with its message. */
@@ -8,13 +9,18 @@ const MAX_BODY = 64 * 1024;
 /** The longest text a filter field takes. */
 const MAX_FILTER = 200;
 
-/** The JSON object of a change request, at most `MAX_BODY` bytes. */
+/**
+ * The JSON object of a change request, at most `MAX_BODY` bytes: refused on its `Content-Length`, else
+ * counted while reading and cancelled at the cap, so a huge body is never held.
+ */
 export async function readInput(request: Request): Promise<Record<string, unknown>> {
-  const body = await request.text();
-  if (body.length > MAX_BODY) throw new InspectorInputError(`the body is over ${MAX_BODY} bytes`);
+  const tooLarge = () => new InspectorInputError(`the body is over ${MAX_BODY} bytes`);
+  if (Number(request.headers.get('content-length')) > MAX_BODY) throw tooLarge();
+  const bytes = await readCapped(request, MAX_BODY);
+  if (!bytes) throw tooLarge();
   let input: unknown;
   try {
-    input = JSON.parse(body);
+    input = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch {
     throw new InspectorInputError('the body is not JSON');
   }

@@ -40,7 +40,7 @@ export function createInspector(mock: ConvoMock): Inspector {
       request,
       (r) => mock.handle(r),
       from,
-      (id) => faults.check(id),
+      (handled, id) => faults.check(handled, id),
     );
 
   /** Sends a request to the mock as credential `credentialId`, recorded as the inspector's. */

@@ -40,7 +40,7 @@ type Tagged = MockFault & { [PAGE_ID]?: number };
 /**
  * The faults the page arms, as `mock.faults` entries: the same registry, routes and actions as
  * `mock.faults.add` (README, "Time, faults and counters"), so a fault armed here is one a test could
- * write. Each is tracked from armed to fired by comparing what `mock.faults.list()` has left.
+ * write. Each is tracked from armed to fired by the requests that used it (`mock.faults.usedBy`).
  */
 export class PageFaults {
   readonly #faults: MockFaults;
@@ -59,7 +59,7 @@ export class PageFaults {
     const armed: PageFault = {
       id,
       description: describe(fault),
-      left: fault.times ?? 1,
+      left: 'inProgress' in fault ? fault.inProgress : (fault.times ?? 1),
       firedOn: [],
       state: 'armed',
     };
@@ -68,22 +68,17 @@ export class PageFaults {
   }
 
   /**
-   * Compares the waiting faults with those armed: each used since counts as fired on `exchangeId` (the
-   * exchange whose response was just made); returns the description of the last one, if any.
+   * Credits exchange `exchangeId` with the page faults its `request` used (`mock.faults.usedBy`), so a
+   * request finishing while another waits on a fault is not marked; returns the description of the last.
    */
-  check(exchangeId: number): string | undefined {
-    const waiting = new Map<number, number>();
-    for (const fault of this.#faults.list() as Tagged[]) {
-      const id = fault[PAGE_ID];
-      if (id !== undefined) waiting.set(id, fault.times ?? 1);
-    }
+  check(request: Request, exchangeId: number): string | undefined {
     let fired: string | undefined;
-    for (const fault of this.#kept) {
-      const left = waiting.get(fault.id) ?? 0;
-      if (fault.state !== 'armed' || left === fault.left) continue;
+    for (const used of this.#faults.usedBy(request) as Tagged[]) {
+      const fault = this.#kept.find((kept) => kept.id === used[PAGE_ID]);
+      if (fault?.state !== 'armed') continue;
       fault.firedOn.push(exchangeId);
-      fault.left = left;
-      if (left === 0) fault.state = 'fired';
+      fault.left -= 1;
+      if (fault.left === 0) fault.state = 'fired';
       fired = fault.description;
     }
     this.#forget();

@@ -60,6 +60,15 @@ const EVENT_CHARS = 16 * 1024;
 const TEXT_CAP = 64 * 1024;
 /** Characters of a string kept inside a timeline event's payload (the text entries hold the text). */
 const PAYLOAD_STRING = 1000;
+/** Items kept of each array and object of a payload, its depth, and the characters of one payload. */
+const PAYLOAD_ITEMS = 50;
+const PAYLOAD_DEPTH = 8;
+const PAYLOAD_CHARS = 16 * 1024;
+/**
+ * Characters of folded text and payloads kept per stream, across its entries (every replace starts an
+ * entry): past it the oldest entries after the first go.
+ */
+const TIMELINE_CHARS = 256 * 1024;
 const TERMINAL = new Set(['message.completed', 'message.cancelled', 'message.error']);
 
 /** Folds the bytes of one event stream into a `StreamTimeline` and its raw events, chunk by chunk. */
@@ -80,6 +89,8 @@ export class TimelineBuilder {
   /** Events forgotten past those bounds. */
   dropped = 0;
   #eventChars = 0;
+  #timelineChars = 0;
+  readonly #sizes = new WeakMap<TimelineEntry, number>();
   readonly #decoder = new TextDecoder();
   readonly #parser = createParser({ onEvent: ({ event, data }) => this.#add(event ?? 'message', data) });
   readonly #since: () => number;
@@ -119,7 +130,9 @@ export class TimelineBuilder {
           : { type: 'text' as const, text: '', deltas: 0, replace, at, to: at };
       if (entry !== last) entries.push(entry);
       const room = TEXT_CAP - entry.text.length;
-      entry.text += payload.text.slice(0, Math.max(0, room));
+      const added = payload.text.slice(0, Math.max(0, room));
+      entry.text += added;
+      this.#timelineChars += added.length;
       if (payload.text.length > room)
         entry.clipped = (entry.clipped ?? 0) + payload.text.length - Math.max(0, room);
       entry.deltas += 1;
@@ -137,9 +150,17 @@ export class TimelineBuilder {
       if (event === 'message.error' && typeof payload.code === 'string')
         this.timeline.errorCode = payload.code;
       if (TERMINAL.has(event)) this.timeline.ended = true;
-      entries.push({ type: 'event', event, data: clipStrings(data), at });
+      const clipped = clipPayload(data, { chars: PAYLOAD_CHARS }, 0);
+      const entry: TimelineEntry = { type: 'event', event, data: clipped, at };
+      const size = JSON.stringify(clipped)?.length ?? 0;
+      this.#sizes.set(entry, size);
+      this.#timelineChars += size;
+      entries.push(entry);
     }
-    if (entries.length > MAX_ENTRIES) entries.splice(1, entries.length - MAX_ENTRIES);
+    while (entries.length > 1 && (entries.length > MAX_ENTRIES || this.#timelineChars > TIMELINE_CHARS)) {
+      const [gone] = entries.splice(1, 1);
+      if (gone) this.#timelineChars -= gone.type === 'text' ? gone.text.length : (this.#sizes.get(gone) ?? 0);
+    }
   }
 
   /** Keeps `event`, then forgets the oldest after the first while past `MAX_EVENTS` or `EVENTS_CHARS`. */
@@ -159,13 +180,43 @@ function clipString(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}…(+${text.length - max} chars)`;
 }
 
-/** A parsed payload with every string cut at `PAYLOAD_STRING` characters. */
-function clipStrings(value: unknown): unknown {
-  if (typeof value === 'string') return clipString(value, PAYLOAD_STRING);
-  if (Array.isArray(value)) return value.map(clipStrings);
-  if (typeof value === 'object' && value !== null)
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, clipStrings(item)]));
-  return value;
+/**
+ * A parsed payload bounded: every string cut at `PAYLOAD_STRING` characters, each array and object at
+ * `PAYLOAD_ITEMS` items (`…` says how many more), nesting at `PAYLOAD_DEPTH`, and the whole at about
+ * `room.chars` characters (what is past it is counted, not kept).
+ */
+function clipPayload(value: unknown, room: { chars: number }, depth: number): unknown {
+  if (typeof value === 'string') {
+    const kept = clipString(value, Math.max(0, Math.min(PAYLOAD_STRING, room.chars)));
+    room.chars -= kept.length + 2;
+    return kept;
+  }
+  if (typeof value !== 'object' || value === null) {
+    room.chars -= String(value).length;
+    return value;
+  }
+  if (depth >= PAYLOAD_DEPTH) {
+    room.chars -= 3;
+    return '…';
+  }
+  const items: Array<[string, unknown]> = Array.isArray(value)
+    ? value.map((item, index) => [String(index), item])
+    : Object.entries(value);
+  const kept: Array<[string, unknown]> = [];
+  for (const [key, item] of items) {
+    if (kept.length >= PAYLOAD_ITEMS || room.chars <= 0) break;
+    room.chars -= key.length + 3;
+    kept.push([key, clipPayload(item, room, depth + 1)]);
+  }
+  const more = items.length - kept.length;
+  if (Array.isArray(value)) {
+    const out = kept.map(([, item]) => item);
+    if (more > 0) out.push(`…(+${more} items)`);
+    return out;
+  }
+  const out = Object.fromEntries(kept);
+  if (more > 0) out['…'] = `+${more} keys`;
+  return out;
 }
 
 /** The events as the text of an event stream (what a HAR holds for a stream's body). */

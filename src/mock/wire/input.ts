@@ -24,7 +24,8 @@ export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 export async function readJson(request: Request): Promise<unknown> {
   const declared = Number(request.headers.get('content-length'));
   if (declared > MAX_BODY_BYTES) throw tooLarge();
-  const bytes = await readCapped(request);
+  const bytes = await readCapped(request, MAX_BODY_BYTES);
+  if (!bytes) throw tooLarge();
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -51,7 +52,11 @@ export function validationFailure(issues: PlainIssue[]): ApiFailure {
   return new ApiFailure(422, 'api_v1_validation_error', 'The given data was invalid.', issues);
 }
 
-async function readCapped(request: Request): Promise<Uint8Array> {
+/**
+ * The bytes of `request`'s body, or undefined once they pass `max` (counted while reading, the rest
+ * cancelled unread, so a huge body is never held).
+ */
+export async function readCapped(request: Request, max: number): Promise<Uint8Array | undefined> {
   if (!request.body) return new Uint8Array();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -60,9 +65,9 @@ async function readCapped(request: Request): Promise<Uint8Array> {
     const { done, value } = await reader.read();
     if (done) break;
     total += value.byteLength;
-    if (total > MAX_BODY_BYTES) {
+    if (total > max) {
       await reader.cancel().catch(() => {});
-      throw tooLarge();
+      return undefined;
     }
     chunks.push(value);
   }

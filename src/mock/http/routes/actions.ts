@@ -51,7 +51,7 @@ export function actionRoutes(context: SendContext): Hono<MockEnv> {
       const chatId = parseChatId(c.req.param('chat_id')) ?? '';
       const interaction = findInteraction(store, credential, chatId, body.action_id, spec.kind);
       const answer = spec.answer(interaction, body);
-      answerFault(context, interaction, answer, new URL(request.url).pathname);
+      answerFault(context, interaction, answer, request);
       engine.resolve(interaction, answer);
       const after = await faultAfter(faults, 'answer', request);
       return (
@@ -100,7 +100,7 @@ export function actionRoutes(context: SendContext): Hono<MockEnv> {
     // 4.6 idempotent: an own interaction in any state names its turn; cancelling a finished one is a no-op.
     const interaction =
       body.action_id === undefined ? undefined : ownInteraction(store, credential, chat.id, body.action_id);
-    const before = faults.take('cancel', new URL(request.url).pathname, 'before');
+    const before = faults.take('cancel', request, 'before');
     // 7.6: a cancel that could not be delivered leaves the turn running.
     if (before && 'respond' in before) throw faultFailure(before.respond);
     const turnId = interaction?.turn_id ?? engine.runningIn(chat.id)?.turn.id;
@@ -129,9 +129,9 @@ function answerFault(
   context: SendContext,
   interaction: InteractionRecord,
   answer: InteractionAnswer,
-  path: string,
+  request: Request,
 ) {
-  const fault = context.faults.take('answer', path, 'before');
+  const fault = context.faults.take('answer', request, 'before');
   if (!fault || !('respond' in fault)) return;
   const { respond } = fault;
   if (respond.code === 'api_v1_action_result_unknown') {

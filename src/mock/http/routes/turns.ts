@@ -38,7 +38,7 @@ export function turnRoutes(context: SendContext): Hono<MockEnv> {
     return sseResponse(log, {
       clock: store.clock,
       pingMs: store.settings.pingMs,
-      fault: faults.take('stream', new URL(request.url).pathname, 'stream'),
+      fault: faults.take('stream', request, 'stream'),
     });
   });
 
