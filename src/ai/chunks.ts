@@ -5,6 +5,7 @@ import {
   isTerminal,
   type Step,
   type ToolApproval,
+  type ToolCall,
   type Turn,
   type TurnFailure,
   type TurnStreamEvent,
@@ -171,20 +172,25 @@ function partIds(messageId: string): () => string {
   return () => `${messageId}-${segment}-${n++}`;
 }
 
+/** A tool call as the AI SDK's dynamic tool part, titled with its server. */
+function toolInput(call: ToolCall) {
+  return {
+    type: 'tool-input-available',
+    toolCallId: call.tool_use_id,
+    toolName: call.name,
+    input: call.input,
+    dynamic: true,
+    title: `${call.name} (${call.server})`,
+  } as const;
+}
+
 /** A step as a data part updated in place by its key, and each tool it ran as a tool part with its output. */
 function* stepChunks(step: Step, tools: Set<string>, approved: Set<string>): Generator<ConvoChunk> {
   yield { type: 'data-convo-step', id: step.key, data: step };
   for (const call of step.tool_calls ?? []) {
     if (!tools.has(call.tool_use_id)) {
       tools.add(call.tool_use_id);
-      yield {
-        type: 'tool-input-available',
-        toolCallId: call.tool_use_id,
-        toolName: call.name,
-        input: call.input,
-        dynamic: true,
-        title: `${call.name} (${call.server})`,
-      };
+      yield toolInput(call);
     }
     approved.delete(call.tool_use_id);
     const output =
@@ -199,12 +205,7 @@ function* approvalChunks(interaction: ToolApproval, tools: Set<string>): Generat
   for (const call of interaction.tools) {
     tools.add(call.tool_use_id);
     yield {
-      type: 'tool-input-available',
-      toolCallId: call.tool_use_id,
-      toolName: call.name,
-      input: call.input,
-      dynamic: true,
-      title: `${call.name} (${call.server})`,
+      ...toolInput(call),
       providerMetadata: { convo: { actionId: interaction.action_id, server: call.server } },
     };
     yield {
