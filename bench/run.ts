@@ -1,5 +1,6 @@
 // Runs every benchmark, each in a fresh Node process, prints one table and writes it into BENCHMARKS.md
 // (between the markers; the prose around them is kept). Usage: npm run bench [-- name ...]
+// A benchmark in OWN_SECTION has its own markers, so that running it alone keeps every other row.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem, type } from 'node:os';
@@ -15,16 +16,19 @@ const BENCHES = [
   'long-stream',
   'resume-fold',
   'mock-load',
+  'stream-rss',
 ];
-const START = '<!-- bench:start -->';
-const END = '<!-- bench:end -->';
+const OWN_SECTION = new Set(['stream-rss']);
 const file = new URL('../BENCHMARKS.md', import.meta.url);
 
 const only = process.argv.slice(2);
-const rows: Row[] = [];
-const notes: string[] = [];
+/** Rows and notes by section: '' for the main table, else the benchmark's name. */
+const sections = new Map<string, { rows: Row[]; notes: string[] }>();
 const started = performance.now();
 for (const name of BENCHES.filter((b) => only.length === 0 || only.includes(b))) {
+  const key = OWN_SECTION.has(name) ? name : '';
+  if (!sections.has(key)) sections.set(key, { rows: [], notes: [] });
+  const { rows, notes } = sections.get(key)!;
   process.stderr.write(`${name}\n`);
   const script = new URL(`./${name}.ts`, import.meta.url).pathname;
   const run = spawnSync(process.execPath, ['--expose-gc', script], {
@@ -68,44 +72,47 @@ const header = [
   'Target',
   'Met',
 ];
-const table = [header, ...rows.map(cells)];
-const markdown = [
-  `| ${header.join(' | ')} |`,
-  `|${header.map(() => '---').join('|')}|`,
-  ...rows.map((row) => `| ${cells(row).join(' | ')} |`),
-].join('\n');
-
 const cpu = cpus();
 const machine =
   `${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ` +
   `${type()} ${release()}, Node ${process.versions.node}`;
-const section = [
-  START,
-  `Command: \`npm run bench\` (builds, then \`node --expose-gc bench/run.ts\`), ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${seconds.toFixed(0)} s.`,
-  '',
-  `Machine: ${machine}.`,
-  '',
-  markdown,
-  '',
-  ...notes.map((note) => `- ${note}`),
-  END,
-].join('\n');
+const command = only.length === 0 ? 'npm run bench' : `npm run bench -- ${only.join(' ')}`;
 
-const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
-const at = previous.indexOf(START);
-const to = previous.indexOf(END);
-writeFileSync(
-  file,
-  at !== -1 && to > at
-    ? previous.slice(0, at) + section + previous.slice(to + END.length)
-    : `# Benchmarks\n\n${section}\n`,
-);
+let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+for (const [key, { rows, notes }] of sections) {
+  const start = key ? `<!-- bench:${key}:start -->` : '<!-- bench:start -->';
+  const end = key ? `<!-- bench:${key}:end -->` : '<!-- bench:end -->';
+  const markdown = [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...rows.map((row) => `| ${cells(row).join(' | ')} |`),
+  ].join('\n');
+  const section = [
+    start,
+    `Command: \`${command}\` (builds, then \`node --expose-gc bench/run.ts\`), ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${seconds.toFixed(0)} s.`,
+    '',
+    `Machine: ${machine}.`,
+    '',
+    markdown,
+    '',
+    ...notes.map((note) => `- ${note}`),
+    end,
+  ].join('\n');
+  const at = text.indexOf(start);
+  const to = text.indexOf(end);
+  text =
+    at !== -1 && to > at
+      ? text.slice(0, at) + section + text.slice(to + end.length)
+      : `${text.trimEnd()}\n\n${section}\n`;
 
-// The table on the terminal, columns padded.
-const widths = header.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
-for (const [i, r] of table.entries()) {
-  console.log(r.map((cell, j) => cell.padEnd(widths[j]!)).join('  '));
-  if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  // The table on the terminal, columns padded.
+  const table = [header, ...rows.map(cells)];
+  const widths = header.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
+  for (const [i, r] of table.entries()) {
+    console.log(r.map((cell, j) => cell.padEnd(widths[j]!)).join('  '));
+    if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  }
+  for (const note of notes) console.log(`- ${note}`);
 }
-for (const note of notes) console.log(`- ${note}`);
+writeFileSync(file, text);
 console.log(`\n${machine}; ${seconds.toFixed(0)} s; written to BENCHMARKS.md`);
