@@ -1,11 +1,5 @@
 import type * as z from 'zod/mini';
-import {
-  EVENT_SCHEMAS,
-  type EVENTS,
-  type EventName,
-  type EventTable,
-  isEventName,
-} from '../contract/events.js';
+import { EVENTS, type EventName, type EventTable, isEventName } from '../contract/events.js';
 import type { RawEvent } from './sse.js';
 
 /** The validated payload of each event of `T`, by name. */
@@ -35,10 +29,10 @@ export type Decoded = KnownEvent | { name: 'unknown'; event: string; data: unkno
 type OffSchema = { name: 'off_schema'; event: EventName; data: unknown; problem: string };
 
 /**
- * Each event's schema, typed by its payload, so that a generic name keeps its payload's type (a schema's
- * own type is invariant; only its parsing is needed here).
+ * The table with each schema typed by its payload, so that a generic name keeps its payload's type (a
+ * schema's own type is invariant; only its parsing is needed here).
  */
-const SCHEMAS: { readonly [K in EventName]: Parser<Payloads[K]> } = EVENT_SCHEMAS;
+const TABLE: { readonly [K in EventName]: { schema: Parser<Payloads[K]> } } = EVENTS;
 
 /** What decoding needs of a schema. */
 interface Parser<T> {
@@ -62,7 +56,7 @@ function decodeKnown<K extends EventName>(
 ): KnownEvent<K> | OffSchema {
   if (!parsed.json)
     return { name: 'off_schema', event: name, data: parsed.data, problem: 'data is not JSON' };
-  const result = SCHEMAS[name].safeParse(parsed.data);
+  const result = TABLE[name].schema.safeParse(parsed.data);
   if (result.success) return known(name, result.data);
   const issue = result.error.issues[0];
   const path = issue?.path.join('.') || '(root)';
