@@ -9,7 +9,7 @@ import { ErrorBodySchema, MetaSchema } from '../src/contract/envelope.js';
 import { EVENT_NAMES, EVENT_SCHEMAS, TERMINAL_EVENTS } from '../src/contract/events.js';
 import {
   ActionResultSchema,
-  ANSWER_ENDPOINTS,
+  ANSWERS,
   ApproveToolSchema,
   CancelAuthSchema,
   CancelResultSchema,
@@ -522,7 +522,7 @@ export const OPERATIONS: Operation[] = [
     ] as const
   ).map(([kind, body, summary]) => ({
     method: 'post' as const,
-    path: `${one}/actions/${ANSWER_ENDPOINTS[kind]}`,
+    path: `${one}/actions/${ANSWERS[kind].endpoint}`,
     id: body.charAt(0).toLowerCase() + body.slice(1),
     summary,
     scope: 'chat:write' as const,

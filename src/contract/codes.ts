@@ -70,3 +70,15 @@ export interface ErrorDataByCode {
 
 /** The `data` of an error with code `C`: its documented shape, or `unknown`. */
 export type ErrorData<C extends string> = C extends keyof ErrorDataByCode ? ErrorDataByCode[C] : unknown;
+
+/**
+ * The codes that say "send again with the same key to read the outcome the service stored" (6, 7.3), with
+ * the status each comes with as an HTTP answer (`api_v1_core_unavailable`'s `data.code`); as a
+ * `message.error` code, the stream is re-read.
+ */
+export const REREAD_CODES = { idempotency_outcome_unknown: 409, persistence_failed: 503 } as const;
+
+/** Whether `code` says to read the stored outcome again with the same key (`REREAD_CODES`). */
+export function isRereadCode(code: unknown): code is keyof typeof REREAD_CODES {
+  return typeof code === 'string' && Object.hasOwn(REREAD_CODES, code);
+}

@@ -5,23 +5,6 @@ import { type ErrorDetails, ErrorDetailsSchema } from './envelope.js';
 import type { InteractionKind } from './interactions.js';
 import { StepSchema, turnFields } from './turn.js';
 
-/** The event names of a turn's stream (section 6). */
-export const EVENT_NAMES = [
-  'message.start',
-  'message.delta',
-  'message.step',
-  'message.action_required',
-  'ping',
-  'message.completed',
-  'message.cancelled',
-  'message.error',
-] as const;
-/** An event name of the contract. */
-export type EventName = (typeof EVENT_NAMES)[number];
-
-/** The events that end a turn; exactly one arrives (6, rule 1). */
-export const TERMINAL_EVENTS = ['message.completed', 'message.cancelled', 'message.error'] as const;
-
 /** `message.start`: always first. */
 export const StartPayloadSchema = z.looseObject({ chat_id: Uuid, message_id: IntId, request_id: z.string() });
 /** `message.delta`: a new suffix, or with `replace` the full text (provider failover). */
@@ -47,17 +30,53 @@ export const ErrorPayloadSchema = z.looseObject({
   details: z.optional(ErrorDetailsSchema),
 });
 
+/**
+ * The events of a turn's stream (section 6), the one table of them: each name's payload schema, and whether
+ * it ends the turn (exactly one terminal event arrives, 6 rule 1). The stream's decoding and handling are
+ * derived from it: an event added here must be handled there, or the SDK does not compile.
+ */
+export const EVENTS = {
+  'message.start': { schema: StartPayloadSchema, terminal: false },
+  'message.delta': { schema: DeltaPayloadSchema, terminal: false },
+  'message.step': { schema: StepPayloadSchema, terminal: false },
+  'message.action_required': { schema: ActionRequiredPayloadSchema, terminal: false },
+  ping: { schema: PingPayloadSchema, terminal: false },
+  'message.completed': { schema: FinishedPayloadSchema, terminal: true },
+  'message.cancelled': { schema: FinishedPayloadSchema, terminal: true },
+  'message.error': { schema: ErrorPayloadSchema, terminal: true },
+} as const satisfies EventTable;
+
+/** The shape of an events table: by name, the payload's schema and whether the event ends the turn. */
+export type EventTable = Record<string, { schema: z.ZodMiniType; terminal: boolean }>;
+/** An event name of the contract. */
+export type EventName = keyof typeof EVENTS;
+/** The events of the contract that end a turn. */
+export type TerminalEventName = {
+  [K in EventName]: (typeof EVENTS)[K]['terminal'] extends true ? K : never;
+}[EventName];
+
+/** The event names of a turn's stream (section 6). */
+export const EVENT_NAMES = Object.keys(EVENTS) as readonly EventName[];
+
+/** The events that end a turn; exactly one arrives (6, rule 1). */
+export const TERMINAL_EVENTS = EVENT_NAMES.filter(
+  (name) => EVENTS[name].terminal,
+) as readonly TerminalEventName[];
+
+/** Whether `name` is an event of the contract (an own name of the table: `toString` is not one). */
+export function isEventName(name: string): name is EventName {
+  return Object.hasOwn(EVENTS, name);
+}
+
+/** Whether `name` is an event that ends a turn. */
+export function isTerminalEvent(name: string): name is TerminalEventName {
+  return isEventName(name) && EVENTS[name].terminal;
+}
+
 /** The schema of each event's payload. */
-export const EVENT_SCHEMAS = {
-  'message.start': StartPayloadSchema,
-  'message.delta': DeltaPayloadSchema,
-  'message.step': StepPayloadSchema,
-  'message.action_required': ActionRequiredPayloadSchema,
-  ping: PingPayloadSchema,
-  'message.completed': FinishedPayloadSchema,
-  'message.cancelled': FinishedPayloadSchema,
-  'message.error': ErrorPayloadSchema,
-} as const;
+export const EVENT_SCHEMAS = Object.fromEntries(EVENT_NAMES.map((name) => [name, EVENTS[name].schema])) as {
+  readonly [K in EventName]: (typeof EVENTS)[K]['schema'];
+};
 
 /** Why a turn failed: the payload of `message.error` (6). */
 export interface TurnFailure {

@@ -196,10 +196,17 @@ export interface CancelResult {
 /** `data` of `cancel` (4.6). */
 export const CancelResultSchema = z.looseObject({ chat_id: z.string(), cancelled: z.boolean() });
 
-/** The endpoint that answers each kind (6). */
-export const ANSWER_ENDPOINTS = {
-  tool_approval: 'approve-tool',
-  plan_approval: 'respond-plan',
-  elicitation: 'respond-elicitation',
-  auth_required: 'cancel-auth',
-} as const satisfies Record<InteractionKind, string>;
+/**
+ * How each kind is answered (4.5, 6), the one table of it: the answer endpoint's path segment (under
+ * `chats/{chat_id}/actions/`) and its body's schema. The client's answers, the mock's routes and its
+ * inspector read it.
+ */
+export const ANSWERS = {
+  tool_approval: { endpoint: 'approve-tool', schema: ApproveToolSchema },
+  plan_approval: { endpoint: 'respond-plan', schema: RespondPlanSchema },
+  elicitation: { endpoint: 'respond-elicitation', schema: RespondElicitationSchema },
+  auth_required: { endpoint: 'cancel-auth', schema: CancelAuthSchema },
+} as const satisfies Record<InteractionKind, { endpoint: string; schema: z.ZodMiniType }>;
+
+/** The path segment of an answer endpoint (4.5). */
+export type AnswerEndpoint = (typeof ANSWERS)[InteractionKind]['endpoint'];

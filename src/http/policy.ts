@@ -1,3 +1,4 @@
+import { isRereadCode, REREAD_CODES } from '../contract/codes.js';
 import { ApiError, ConnectionError, TimeoutError } from '../errors.js';
 import { isGatewayFailure } from './errors.js';
 
@@ -120,10 +121,7 @@ export function isTurnInProgress(error: unknown): error is ApiError {
 function storesOutcome(error: ApiError): boolean {
   if (error.code !== 'api_v1_core_unavailable') return false;
   const code = (error.data as { code?: unknown } | null | undefined)?.code;
-  return (
-    (error.status === 409 && code === 'idempotency_outcome_unknown') ||
-    (error.status === 503 && code === 'persistence_failed')
-  );
+  return isRereadCode(code) && REREAD_CODES[code] === error.status;
 }
 
 /** How `kind` meets `error`. */

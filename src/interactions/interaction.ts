@@ -1,6 +1,6 @@
 import type { ElicitationValidator } from '../contract/elicitation.js';
 import type { ActionRequiredPayload } from '../contract/events.js';
-import type { ActionResult } from '../contract/interactions.js';
+import type { ActionResult, InteractionKind } from '../contract/interactions.js';
 import { LIMITS } from '../contract/limits.js';
 import { type ApiError, ConflictError, ConvoError } from '../errors.js';
 import type { RequestOptions } from '../http/transport.js';
@@ -38,13 +38,10 @@ export class AnswerOutcomeUnknownError extends ConflictError<'api_v1_action_not_
   }
 }
 
-/** The answer endpoints of 4.5. */
-export type AnswerEndpoint = 'approve-tool' | 'respond-plan' | 'respond-elicitation' | 'cancel-auth';
-
-/** Sends an answer to the chat's endpoint, repeating what 7.5 allows but never after `until` (epoch ms). */
+/** Sends an answer to the endpoint of the kind (the contract's `ANSWERS`), repeating what 7.5 allows but never after `until` (epoch ms). */
 export type AnswerSender = (
   chatId: string,
-  endpoint: AnswerEndpoint,
+  kind: InteractionKind,
   body: Record<string, unknown>,
   options: RequestOptions | undefined,
   until: number,
@@ -90,9 +87,9 @@ export abstract class BaseInteraction {
     return now >= this.expiresAt;
   }
 
-  /** @internal Sends an answer: refused locally after the deadline, repeated (where 7.5 allows) only until it. */
+  /** @internal Sends the answer of `kind`: refused locally after the deadline, repeated (where 7.5 allows) only until it. */
   protected send(
-    endpoint: AnswerEndpoint,
+    kind: InteractionKind,
     body: Record<string, unknown>,
     options: RequestOptions | undefined,
   ): Promise<ActionResult> {
@@ -101,12 +98,6 @@ export abstract class BaseInteraction {
         `interaction ${this.action_id} expired at ${new Date(this.expiresAt).toISOString()}; nothing was sent`,
       );
     }
-    return this.#answer(
-      this.chatId,
-      endpoint,
-      { action_id: this.action_id, ...body },
-      options,
-      this.expiresAt,
-    );
+    return this.#answer(this.chatId, kind, { action_id: this.action_id, ...body }, options, this.expiresAt);
   }
 }

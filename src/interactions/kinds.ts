@@ -14,7 +14,7 @@ import type { RequestOptions } from '../http/transport.js';
 import { classify } from './classify.js';
 import { type AnswerContext, BaseInteraction } from './interaction.js';
 
-/** The turn asks to run tools: approve all, reject all, or decide per tool (answered at `approve-tool`). */
+/** The turn asks to run tools: approve all, reject all, or decide per tool. */
 export class ToolApproval extends BaseInteraction {
   readonly kind = 'tool_approval' as const;
   /** The tools asked for. */
@@ -49,11 +49,11 @@ export class ToolApproval extends BaseInteraction {
       list,
     );
     if (issues.length > 0) throw new ValidationError(issues as [PlainIssue, ...PlainIssue[]]);
-    return this.send('approve-tool', { decisions: list }, options);
+    return this.send(this.kind, { decisions: list }, options);
   }
 }
 
-/** The model proposes a plan (any mode): approve or reject it (answered at `respond-plan`). */
+/** The model proposes a plan (any mode): approve or reject it. */
 export class PlanApproval extends BaseInteraction {
   readonly kind = 'plan_approval' as const;
   /** The plan. */
@@ -72,12 +72,12 @@ export class PlanApproval extends BaseInteraction {
 
   /** Lets the plan run. */
   approve(options?: RequestOptions): Promise<ActionResult> {
-    return this.send('respond-plan', { action: 'approve' }, options);
+    return this.send(this.kind, { action: 'approve' }, options);
   }
 
   /** Refuses the plan. */
   reject(options?: RequestOptions): Promise<ActionResult> {
-    return this.send('respond-plan', { action: 'reject' }, options);
+    return this.send(this.kind, { action: 'reject' }, options);
   }
 }
 
@@ -110,24 +110,24 @@ export class Elicitation extends BaseInteraction {
   ): Promise<ActionResult> {
     const issues = await this.check(content);
     if (issues.length > 0) throw new ValidationError(issues as [PlainIssue, ...PlainIssue[]]);
-    return this.send('respond-elicitation', { action: 'accept', content }, options);
+    return this.send(this.kind, { action: 'accept', content }, options);
   }
 
   /** Declines to answer. */
   decline(options?: RequestOptions): Promise<ActionResult> {
-    return this.send('respond-elicitation', { action: 'decline' }, options);
+    return this.send(this.kind, { action: 'decline' }, options);
   }
 
   /**
-   * Answers `cancel` to the question (`respond-elicitation`); the turn goes on. Cancelling the whole turn
+   * Answers `cancel` to the question; the turn goes on. Cancelling the whole turn
    * is `TurnStream.cancel()` or `client.turns.cancel()`.
    */
   cancel(options?: RequestOptions): Promise<ActionResult> {
-    return this.send('respond-elicitation', { action: 'cancel' }, options);
+    return this.send(this.kind, { action: 'cancel' }, options);
   }
 }
 
-/** A tool needs a connector that is not connected: connect it in the application, or cancel (`cancel-auth`). */
+/** A tool needs a connector that is not connected: connect it in the application, or cancel. */
 export class AuthRequired extends BaseInteraction {
   readonly kind = 'auth_required' as const;
   /** What the service suggests: `connect_in_ui_or_cancel`. */
@@ -143,11 +143,11 @@ export class AuthRequired extends BaseInteraction {
   }
 
   /**
-   * Answers `cancel-auth`: the model continues without that tool; the turn goes on. Cancelling the whole
+   * Cancels the pause: the model continues without that tool; the turn goes on. Cancelling the whole
    * turn is `TurnStream.cancel()` or `client.turns.cancel()`.
    */
   cancel(options?: RequestOptions): Promise<ActionResult> {
-    return this.send('cancel-auth', {}, options);
+    return this.send(this.kind, {}, options);
   }
 }
 

@@ -1,47 +1,37 @@
-import type * as z from 'zod/mini';
 import {
   type ActionResult,
   ActionResultSchema,
+  ANSWERS,
   type ApproveToolBody,
-  ApproveToolSchema,
   type CancelAuthBody,
-  CancelAuthSchema,
   type CancelBody,
   type CancelResult,
   CancelResultSchema,
   CancelSchema,
+  type InteractionKind,
   type RespondElicitationBody,
-  RespondElicitationSchema,
   type RespondPlanBody,
-  RespondPlanSchema,
 } from '../contract/interactions.js';
 import { ApiError } from '../errors.js';
 import type { ApiPromise } from '../http/api-promise.js';
 import { answerMayHaveApplied } from '../http/policy.js';
 import { retrying } from '../http/policy-run.js';
 import type { RequestOptions, Result } from '../http/transport.js';
-import { type AnswerEndpoint, AnswerOutcomeUnknownError } from '../interactions/interaction.js';
+import { AnswerOutcomeUnknownError } from '../interactions/interaction.js';
 import { checkInput } from '../validate.js';
 import { chatPath } from './chats.js';
 import { Resource } from './resource.js';
-
-const ANSWER_SCHEMAS: Record<AnswerEndpoint, z.ZodMiniType<unknown>> = {
-  'approve-tool': ApproveToolSchema,
-  'respond-plan': RespondPlanSchema,
-  'respond-elicitation': RespondElicitationSchema,
-  'cancel-auth': CancelAuthSchema,
-};
 
 /** `client.actions`: one raw method per answer endpoint (4.5, 4.6), for callers holding an action id. */
 export class Actions extends Resource {
   /** Answers a `tool_approval`: one decision per asked tool. */
   approveTool(chatId: string, body: ApproveToolBody, options?: RequestOptions): ApiPromise<ActionResult> {
-    return this.answer(chatId, 'approve-tool', body, options);
+    return this.answer(chatId, 'tool_approval', body, options);
   }
 
   /** Answers a `plan_approval`: `approve` or `reject`. */
   respondPlan(chatId: string, body: RespondPlanBody, options?: RequestOptions): ApiPromise<ActionResult> {
-    return this.answer(chatId, 'respond-plan', body, options);
+    return this.answer(chatId, 'plan_approval', body, options);
   }
 
   /** Answers an `elicitation`: `accept` with `content`, `decline` or `cancel`. */
@@ -50,12 +40,12 @@ export class Actions extends Resource {
     body: RespondElicitationBody,
     options?: RequestOptions,
   ): ApiPromise<ActionResult> {
-    return this.answer(chatId, 'respond-elicitation', body, options);
+    return this.answer(chatId, 'elicitation', body, options);
   }
 
   /** Cancels an `auth_required` pause: the model continues without that tool. */
   cancelAuth(chatId: string, body: CancelAuthBody, options?: RequestOptions): ApiPromise<ActionResult> {
-    return this.answer(chatId, 'cancel-auth', body, options);
+    return this.answer(chatId, 'auth_required', body, options);
   }
 
   /** Cancels the chat's running turn (or, with `action_id`, the turn of that interaction). Idempotent. */
@@ -76,21 +66,22 @@ export class Actions extends Resource {
   }
 
   /**
-   * @internal Sends an answer, repeating what 7.5 allows but never after `until` (the interaction's
+   * @internal Sends the answer of `kind` to its endpoint, repeating what 7.5 allows but never after `until` (the interaction's
    * deadline). A 409 `api_v1_action_not_pending` to a resend of a send that got no response cannot say
    * whether that send applied (7.5: "already resolved, another request claimed it first, or outcome
    * unknown"): it is an `AnswerOutcomeUnknownError`, never a success.
    */
   answer(
     chatId: string,
-    endpoint: AnswerEndpoint,
+    kind: InteractionKind,
     body: unknown,
     options: RequestOptions | undefined,
     until?: number,
   ): ApiPromise<ActionResult> {
     return this.call(async () => {
+      const { endpoint, schema } = ANSWERS[kind];
       const path = `chats/${chatPath(chatId)}/actions/${endpoint}`;
-      checkInput(ANSWER_SCHEMAS[endpoint], body);
+      checkInput(schema, body);
       const call = {
         method: 'POST',
         path,

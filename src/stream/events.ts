@@ -1,4 +1,4 @@
-import type { TurnFailure } from '../contract/events.js';
+import { TERMINAL_EVENTS, type TerminalEventName, type TurnFailure } from '../contract/events.js';
 import type { Step, Turn } from '../contract/turn.js';
 
 /** `message.start`: the turn began; `message_id` finds it later in the message listing. */
@@ -98,10 +98,17 @@ export type StreamEvent<I> =
   | OffSchemaEvent
   | UnknownEvent;
 
-/** The events that end a turn. */
-export type TerminalEvent = CompletedEvent | CancelledEvent | ErrorEvent;
+/** An event's `type`: its wire name without the `message.` prefix. */
+type TypeOf<N extends string> = N extends `message.${infer T}` ? T : N;
+
+/** The events that end a turn: those the contract's table marks terminal. */
+export type TerminalEvent = Extract<StreamEvent<unknown>, { type: TypeOf<TerminalEventName> }>;
+
+const TERMINAL_TYPES: ReadonlySet<string> = new Set(
+  TERMINAL_EVENTS.map((name) => name.replace(/^message\./, '')),
+);
 
 /** Whether `event` ends the turn. */
 export function isTerminal(event: StreamEvent<unknown>): event is TerminalEvent {
-  return event.type === 'completed' || event.type === 'cancelled' || event.type === 'error';
+  return TERMINAL_TYPES.has(event.type);
 }

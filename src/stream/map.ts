@@ -1,6 +1,12 @@
-import type { ActionRequiredPayload } from '../contract/events.js';
+import { isRereadCode } from '../contract/codes.js';
+import {
+  type ActionRequiredPayload,
+  type EVENTS,
+  type EventName,
+  isTerminalEvent,
+} from '../contract/events.js';
 import type { Logger } from '../http/transport.js';
-import { decode } from './decode.js';
+import { decode, type HandlersOf, type KnownEvent, type Payloads } from './decode.js';
 import { decodeDelta } from './delta.js';
 import { StreamBreak, UnreadableTerminalError } from './errors.js';
 import type { StreamEvent } from './events.js';
@@ -9,9 +15,6 @@ import type { RawEvent } from './sse.js';
 
 /** The relay's own event: a recovery, carried to a browser by `toReadableStream`. */
 export const RESUMED_EVENT = 'convo.resumed';
-
-/** `message.error` codes that say to read the stored outcome again with the same key (6). */
-const REREAD_CODES: ReadonlySet<string> = new Set(['idempotency_outcome_unknown', 'persistence_failed']);
 
 /** How a `StreamState` is set up. */
 export interface StreamStateOptions<I> {
@@ -96,69 +99,81 @@ export class StreamState<I> {
       if (delta) return this.#delta(delta, out);
     }
     const decoded = decode(raw);
-    switch (decoded.name) {
-      case 'message.delta':
-        return this.#delta(decoded.payload, out);
-      case 'ping':
-        if (this.#pings) out.push({ type: 'ping', ts: decoded.payload.ts });
-        return false;
-      case 'message.start': {
-        const { chat_id, message_id, request_id } = decoded.payload;
-        if (!this.start) {
-          this.start = { chat_id, message_id };
-          out.push({ type: 'start', chat_id, message_id, request_id });
-        } else if (this.start.message_id !== message_id) {
-          this.#logger?.warn?.('a re-opened stream started another message', { message_id });
-        }
-        return false;
+    if (decoded.name === 'off_schema') return this.#offSchema(raw, decoded.data, decoded.problem, out);
+    if (decoded.name === 'unknown') {
+      // A relayed recovery: its deltas were reconciled before the relay, so the fold goes on as is.
+      if (decoded.event === RESUMED_EVENT) {
+        out.push({ type: 'resumed', ...(decoded.data as { attempt: number; reason: string }) });
+      } else {
+        out.push({ type: 'unknown', event: decoded.event, data: decoded.data });
       }
-      case 'message.step': {
-        const steps = decoded.payload.steps.filter((s) =>
-          this.#fresh(`step:${s.key}|${s.timestamp}|${s.status}`),
-        );
-        if (steps.length > 0) out.push({ type: 'step', steps });
-        return false;
-      }
-      case 'message.action_required':
-        if (!this.#actions.has(decoded.payload.action_id)) {
-          this.#actions.add(decoded.payload.action_id);
-          const interaction = this.#interaction(decoded.payload, this.start?.chat_id ?? '');
-          out.push({ type: 'action_required', interaction });
-        }
-        return false;
-      case 'message.completed':
-      case 'message.cancelled': {
-        const change = this.fold.settle(decoded.payload.content);
-        if (change)
-          out.push({ type: 'delta', text: change.text, replace: change.replace, snapshot: this.fold.shown });
-        const status = decoded.name === 'message.completed' ? 'completed' : 'cancelled';
-        out.push({ type: status, turn: { ...decoded.payload, status } });
-        return true;
-      }
-      case 'message.error':
-        if (REREAD_CODES.has(decoded.payload.code) && this.#rereads > 0) {
-          this.#rereads--;
-          throw new StreamBreak(`message.error ${decoded.payload.code}: reading the stored outcome again`);
-        }
-        out.push({ type: 'error', error: decoded.payload });
-        return true;
-      case 'off_schema':
-        return this.#offSchema(raw, decoded.data, decoded.problem, out);
-      case 'unknown':
-        // A relayed recovery: its deltas were reconciled before the relay, so the fold goes on as is.
-        if (decoded.event === RESUMED_EVENT) {
-          out.push({ type: 'resumed', ...(decoded.data as { attempt: number; reason: string }) });
-        } else {
-          out.push({ type: 'unknown', event: decoded.event, data: decoded.data });
-        }
-        return false;
+      return false;
     }
+    return this.#handle(decoded, out);
+  }
+
+  #handle<K extends EventName>(event: KnownEvent<K>, out: StreamEvent<I>[]): boolean {
+    return this.#handlers[event.name](event.payload, out);
+  }
+
+  /** How each event of the contract is shown: `true` when it ended the turn. */
+  readonly #handlers: HandlersOf<typeof EVENTS, [out: StreamEvent<I>[]], boolean> = {
+    'message.delta': (payload, out) => this.#delta(payload, out),
+    ping: ({ ts }, out) => {
+      if (this.#pings) out.push({ type: 'ping', ts });
+      return false;
+    },
+    'message.start': ({ chat_id, message_id, request_id }, out) => {
+      if (!this.start) {
+        this.start = { chat_id, message_id };
+        out.push({ type: 'start', chat_id, message_id, request_id });
+      } else if (this.start.message_id !== message_id) {
+        this.#logger?.warn?.('a re-opened stream started another message', { message_id });
+      }
+      return false;
+    },
+    'message.step': (payload, out) => {
+      const steps = payload.steps.filter((s) => this.#fresh(`step:${s.key}|${s.timestamp}|${s.status}`));
+      if (steps.length > 0) out.push({ type: 'step', steps });
+      return false;
+    },
+    'message.action_required': (payload, out) => {
+      if (!this.#actions.has(payload.action_id)) {
+        this.#actions.add(payload.action_id);
+        const interaction = this.#interaction(payload, this.start?.chat_id ?? '');
+        out.push({ type: 'action_required', interaction });
+      }
+      return false;
+    },
+    'message.completed': (turn, out) => this.#finished('completed', turn, out),
+    'message.cancelled': (turn, out) => this.#finished('cancelled', turn, out),
+    'message.error': (error, out) => {
+      if (isRereadCode(error.code) && this.#rereads > 0) {
+        this.#rereads--;
+        throw new StreamBreak(`message.error ${error.code}: reading the stored outcome again`);
+      }
+      out.push({ type: 'error', error });
+      return true;
+    },
+  };
+
+  /** The saved turn: the text settles on its content, then the turn ends. */
+  #finished(
+    status: 'completed' | 'cancelled',
+    turn: Payloads['message.completed'],
+    out: StreamEvent<I>[],
+  ): true {
+    const change = this.fold.settle(turn.content);
+    if (change)
+      out.push({ type: 'delta', text: change.text, replace: change.replace, snapshot: this.fold.shown });
+    out.push({ type: status, turn: { ...turn, status } });
+    return true;
   }
 
   /** A known event off the contract is passed on as it came; a terminal one ends the stream with an error. */
   #offSchema(raw: RawEvent, data: unknown, problem: string, out: StreamEvent<I>[]): false {
     const { event } = raw;
-    if (event === 'message.completed' || event === 'message.cancelled' || event === 'message.error') {
+    if (isTerminalEvent(event)) {
       throw new UnreadableTerminalError(event, problem);
     }
     if (!this.#fresh(`off:${event}|${raw.data}`)) return false;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ANSWER_ENDPOINTS } from '../../src/contract/interactions.js';
+import { ANSWERS } from '../../src/contract/interactions.js';
 import { routeOf } from '../../src/mock/http/route-paths.js';
 import { createMock } from '../../src/mock/index.js';
 import { call } from './helpers.js';
@@ -12,7 +12,7 @@ describe('the fault router derives from the routes', () => {
     [`${chat}/messages`, 'send'],
     [`${chat}/messages/stream`, 'stream'],
     [`${chat}/actions/cancel`, 'cancel'],
-    ...Object.values(ANSWER_ENDPOINTS).map((endpoint) => [`${chat}/actions/${endpoint}`, 'answer']),
+    ...Object.values(ANSWERS).map(({ endpoint }) => [`${chat}/actions/${endpoint}`, 'answer']),
   ] as const;
 
   for (const [path, route] of named) {

@@ -49,7 +49,7 @@ const CALLS: Record<string, Record<string, [Kind, (client: Client) => unknown]>>
     ],
     cancelAuth: ['promise', (c) => c.actions.cancelAuth(BAD_CHAT, { action_id: 'a' })],
     cancel: ['promise', (c) => c.actions.cancel(BAD_CHAT)],
-    answer: ['promise', (c) => c.actions.answer(BAD_CHAT, 'respond-plan', ANSWER, undefined)],
+    answer: ['promise', (c) => c.actions.answer(BAD_CHAT, 'plan_approval', ANSWER, undefined)],
   },
 };
 

@@ -190,4 +190,11 @@ describe('6 message.delta decoding', () => {
       data: JSON.parse(data),
     });
   });
+
+  it.each(['toString', 'constructor', '__proto__', 'hasOwnProperty'])(
+    '6 an event named like an object property (%s) is an unknown event, passed through',
+    (event) => {
+      expect(decode({ event, data: '{"a":1}' })).toEqual({ name: 'unknown', event, data: { a: 1 } });
+    },
+  );
 });

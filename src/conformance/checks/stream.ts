@@ -1,10 +1,8 @@
-import { EVENT_SCHEMAS, TERMINAL_EVENTS } from '../../contract/events.js';
+import { EVENT_SCHEMAS, isTerminalEvent as isTerminal } from '../../contract/events.js';
 import { MessageSchema } from '../../contract/turn.js';
 import { eventNames, expectStatus } from '../context.js';
 import { expectThat, show } from '../verdict.js';
 import type { Check } from './check.js';
-
-const isTerminal = (name: string) => (TERMINAL_EVENTS as readonly string[]).includes(name);
 
 /** The text the deltas fold to: a suffix each, or with `replace` the whole text (section 6). */
 export function foldDeltas(events: ReadonlyArray<{ event: string; data: unknown }>): string {

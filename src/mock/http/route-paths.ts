@@ -1,4 +1,9 @@
-import { ANSWER_ENDPOINTS, INTERACTION_KINDS, type InteractionKind } from '../../contract/interactions.js';
+import {
+  ANSWERS,
+  type AnswerEndpoint,
+  INTERACTION_KINDS,
+  type InteractionKind,
+} from '../../contract/interactions.js';
 import type { FaultRoute } from './faults.js';
 
 /** Where the chat routes are mounted. */
@@ -16,10 +21,8 @@ export const ROUTE_PATHS = {
 } as const satisfies Partial<Record<FaultRoute, string>>;
 
 /** The path under `CHATS_PATH` of the endpoint answering `kind` (4.5, 6): the `answer` named route. */
-export function answerPath(
-  kind: InteractionKind,
-): `/:chat_id/actions/${(typeof ANSWER_ENDPOINTS)[InteractionKind]}` {
-  return `/:chat_id/actions/${ANSWER_ENDPOINTS[kind]}`;
+export function answerPath(kind: InteractionKind): `/:chat_id/actions/${AnswerEndpoint}` {
+  return `/:chat_id/actions/${ANSWERS[kind].endpoint}`;
 }
 
 // `/:chat_id/messages` -> /^\/api\/v1\/chats\/[^/]+\/messages\/?$/

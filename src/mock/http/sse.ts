@@ -1,4 +1,4 @@
-import { TERMINAL_EVENTS } from '../../contract/events.js';
+import { isTerminalEvent } from '../../contract/events.js';
 import { type MockClock, pause } from '../time/clock.js';
 import type { EventLog, StreamEvent } from '../turns/event-log.js';
 import type { MockFault } from './faults.js';
@@ -116,7 +116,7 @@ export function sseResponse(log: EventLog, options: SseOptions): Response {
 }
 
 function isTerminal(event: StreamEvent): boolean {
-  return (TERMINAL_EVENTS as readonly string[]).includes(event.event);
+  return isTerminalEvent(event.event);
 }
 
 function cutError(): TypeError {

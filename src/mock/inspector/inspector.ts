@@ -1,3 +1,4 @@
+import { ANSWERS } from '../../contract/interactions.js';
 import { isEventStream } from '../http/sse.js';
 import type { ConvoMock } from '../mock.js';
 import { DIRECTIVE_NAMES } from '../model/directives.js';
@@ -21,14 +22,6 @@ export interface Inspector {
 
 /** Turns the state lists; older ones are left out. */
 const MAX_TURNS = 50;
-/** Endpoint of 4.5 by interaction kind (6). */
-const ANSWER_PATHS: Record<string, string> = {
-  tool_approval: 'approve-tool',
-  plan_approval: 'respond-plan',
-  elicitation: 'respond-elicitation',
-  auth_required: 'cancel-auth',
-};
-
 /** Creates the inspector of `mock`. */
 export function createInspector(mock: ConvoMock): Inspector {
   const guard = new InspectorGuard();
@@ -107,10 +100,8 @@ export function createInspector(mock: ConvoMock): Inspector {
   const answer = async (input: Record<string, unknown>) => {
     const interaction = mock.store.interactions().find((i) => i.action_id === input.action_id);
     if (!interaction) throw new InspectorInputError('no such interaction');
-    const answerPath = ANSWER_PATHS[interaction.kind];
-    if (!answerPath) throw new InspectorInputError(`no answer endpoint for kind ${interaction.kind}`);
     const body = { ...(isObject(input.body) ? input.body : {}), action_id: interaction.action_id };
-    const path = `/api/v1/chats/${interaction.chat_id}/actions/${answerPath}`;
+    const path = `/api/v1/chats/${interaction.chat_id}/actions/${ANSWERS[interaction.kind].endpoint}`;
     return call(interaction.credential_id, 'POST', path, body);
   };
 

@@ -1,13 +1,6 @@
 import { Hono } from 'hono';
 import type * as z from 'zod/mini';
-import {
-  ApproveToolSchema,
-  CancelAuthSchema,
-  CancelSchema,
-  type InteractionKind,
-  RespondElicitationSchema,
-  RespondPlanSchema,
-} from '../../../contract/interactions.js';
+import { ANSWERS, CancelSchema, type InteractionKind } from '../../../contract/interactions.js';
 import type { InteractionAnswer } from '../../model/model.js';
 import { parseChatId, visibleChat } from '../../state/chat-records.js';
 import type { InteractionRecord } from '../../state/records.js';
@@ -24,7 +17,10 @@ import { faultAfter, faultFailure } from '../faults.js';
 import { answerPath, ROUTE_PATHS } from '../route-paths.js';
 import type { SendContext } from '../send.js';
 
-/** An answer endpoint: the kind it answers, its body schema, and how a valid body becomes the answer. */
+/**
+ * An answer endpoint: the kind it answers, its body schema (the contract's `ANSWERS`, which also gives its
+ * path), and how a valid body becomes the answer.
+ */
 interface AnswerEndpoint<B extends { action_id: string }> {
   kind: InteractionKind;
   schema: z.ZodMiniType<B>;
@@ -63,7 +59,7 @@ export function actionRoutes(context: SendContext): Hono<MockEnv> {
 
   answers({
     kind: 'tool_approval',
-    schema: ApproveToolSchema,
+    schema: ANSWERS.tool_approval.schema,
     answer: (interaction, body) => ({
       kind: 'tool_approval',
       decisions: checkDecisions(interaction, body.decisions),
@@ -72,12 +68,12 @@ export function actionRoutes(context: SendContext): Hono<MockEnv> {
   });
   answers({
     kind: 'plan_approval',
-    schema: RespondPlanSchema,
+    schema: ANSWERS.plan_approval.schema,
     answer: (_, body) => ({ kind: 'plan_approval', action: body.action, by: 'client' }),
   });
   answers({
     kind: 'elicitation',
-    schema: RespondElicitationSchema,
+    schema: ANSWERS.elicitation.schema,
     answer: (interaction, body) => {
       if (body.action !== 'accept' || !body.content)
         return { kind: 'elicitation', action: body.action, by: 'client' };
@@ -87,7 +83,7 @@ export function actionRoutes(context: SendContext): Hono<MockEnv> {
   });
   answers({
     kind: 'auth_required',
-    schema: CancelAuthSchema,
+    schema: ANSWERS.auth_required.schema,
     answer: () => ({ kind: 'auth_required', action: 'cancel', by: 'client' }),
   });
 
