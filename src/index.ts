@@ -24,7 +24,12 @@ export {
   jsonSchemaValidator,
 } from './contract/elicitation.js';
 export type { ErrorDetails, Meta, RetryAction } from './contract/envelope.js';
-export type { ActionRequiredPayload, EventName, TurnFailure } from './contract/events.js';
+export type {
+  ActionRequiredPayload,
+  EventName,
+  TerminalEventName,
+  TurnFailure,
+} from './contract/events.js';
 export { EVENT_NAMES } from './contract/events.js';
 export type {
   ActionResult,

@@ -13,6 +13,7 @@ export {
   DeltaPayloadSchema,
   ErrorPayloadSchema,
   EVENT_SCHEMAS,
+  EVENTS,
   FinishedPayloadSchema,
   PingPayloadSchema,
   StartPayloadSchema,

@@ -98,11 +98,11 @@ export type StreamEvent<I> =
   | OffSchemaEvent
   | UnknownEvent;
 
-/** An event's `type`: its wire name without the `message.` prefix. */
-type TypeOf<N extends string> = N extends `message.${infer T}` ? T : N;
-
-/** The events that end a turn: those the contract's table marks terminal. */
-export type TerminalEvent = Extract<StreamEvent<unknown>, { type: TypeOf<TerminalEventName> }>;
+/** The events that end a turn: those the contract's table marks terminal (`type` is the name after `message.`). */
+export type TerminalEvent = Extract<
+  StreamEvent<unknown>,
+  { type: TerminalEventName extends `message.${infer T}` ? T : never }
+>;
 
 const TERMINAL_TYPES: ReadonlySet<string> = new Set(
   TERMINAL_EVENTS.map((name) => name.replace(/^message\./, '')),
