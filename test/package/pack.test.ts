@@ -57,20 +57,23 @@ describe('the packed package', () => {
     expect(installOutput).not.toMatch(/install-scripts|convo-sdk@[^ ]* \(/);
   });
 
+  /** What `program` prints, loaded either way. */
+  const PROGRAM_OUTPUT = {
+    name: 'Packed',
+    total: 1,
+    handlers: true,
+    api: 'function',
+    ai: true,
+    conformance: 'function',
+  };
+
   it('imports from ESM: convo-sdk, convo-sdk/mock, convo-sdk/msw, convo-sdk/ai and convo-sdk/conformance', () => {
     writeFileSync(
       join(project, 'esm.mjs'),
       program((what) => `await import('${what}')`).replace('(async () => {', 'await (async () => {'),
     );
     const out = JSON.parse(execFileSync(node, ['esm.mjs'], { cwd: project, encoding: 'utf8' }));
-    expect(out).toEqual({
-      name: 'Packed',
-      total: 1,
-      handlers: true,
-      api: 'function',
-      ai: true,
-      conformance: 'function',
-    });
+    expect(out).toEqual(PROGRAM_OUTPUT);
   });
 
   it('requires from CJS: convo-sdk, convo-sdk/mock, convo-sdk/msw, convo-sdk/ai and convo-sdk/conformance', () => {
@@ -79,14 +82,7 @@ describe('the packed package', () => {
       program((what) => `require('${what}')`),
     );
     const out = JSON.parse(execFileSync(node, ['cjs.cjs'], { cwd: project, encoding: 'utf8' }));
-    expect(out).toEqual({
-      name: 'Packed',
-      total: 1,
-      handlers: true,
-      api: 'function',
-      ai: true,
-      conformance: 'function',
-    });
+    expect(out).toEqual(PROGRAM_OUTPUT);
   });
 
   /** An integrator's program: strict settings, options that may be undefined, typos that must not compile. */

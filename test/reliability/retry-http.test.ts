@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnswerOutcomeUnknownError, type ApiError, Client, type ClientOptions } from '../../src/index.js';
-import type { ToolApproval } from '../../src/interactions/kinds.js';
 import { startMockServer } from '../../src/mock/index.js';
 import { apiError } from '../support/api-error.js';
 import { skill } from '../support/fake-fetch.js';
+import { nextInteraction } from '../support/interaction-stream.js';
 import { failure, json, type Script, scriptedServer, success } from '../support/scripted-server.js';
 
 /**
@@ -147,19 +147,7 @@ describe('4.6, 7.5 client corrections over loopback HTTP', () => {
     const client = new Client({ baseUrl: server.url, token: 'mock-token' });
     const chatId = crypto.randomUUID();
     const stream = client.turns.stream(chatId, { content: 'q [[mock:tool_approval]]' });
-    const iterator = stream[Symbol.asyncIterator]();
-    for (;;) {
-      const { value } = await iterator.next();
-      if (value?.type === 'action_required') {
-        const rest = async () => {
-          const types: string[] = [];
-          for (let next = await iterator.next(); !next.done; next = await iterator.next())
-            types.push(next.value.type);
-          return types;
-        };
-        return { server, client, chatId, rest, interaction: value.interaction as ToolApproval };
-      }
-    }
+    return { server, client, chatId, ...(await nextInteraction(stream)) };
   }
 
   it('7.5 after its own resend of a lost answer, a 409 api_v1_action_not_pending is an unknown outcome; the stream says it applied', async () => {

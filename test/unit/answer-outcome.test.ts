@@ -6,11 +6,10 @@ import {
   ConnectionError,
   InternalServerError,
   TimeoutError,
-  type ToolApproval,
-  type TurnStream,
 } from '../../src/index.js';
 import { createMock } from '../../src/mock/index.js';
 import { fail, fakeFetch, ok } from '../support/fake-fetch.js';
+import { nextInteraction } from '../support/interaction-stream.js';
 
 // 7.5: 409 `api_v1_action_not_pending` means "already resolved, another request claimed it first, or
 // outcome unknown". After a send of the SDK's own got no response, that 409 cannot tell whether the send
@@ -150,22 +149,6 @@ async function pausedOnTool(
   made = new Client({ baseUrl: mock.url, token: 'mock-token', fetch, retryDelay: { min: 1, max: 2 } });
   const chat = await made.chats.create({});
   return { mock, client: made, chatId: chat.id };
-}
-
-async function nextInteraction(stream: TurnStream) {
-  const iterator = stream[Symbol.asyncIterator]();
-  for (;;) {
-    const { value } = await iterator.next();
-    if (value?.type === 'action_required') {
-      const rest = async () => {
-        const types: string[] = [];
-        for (let next = await iterator.next(); !next.done; next = await iterator.next())
-          types.push(next.value.type);
-        return types;
-      };
-      return { interaction: value.interaction as ToolApproval, rest };
-    }
-  }
 }
 
 const isAnswer = (input: Request | URL | string) =>
