@@ -12,7 +12,7 @@ export default {
     'src/http/policy.ts',
     'src/http/policy-run.ts',
     'src/http/retry-after.ts',
-    'src/http/errors.ts',
+    'src/http/failures.ts',
     'src/stream/fold.ts',
     'src/stream/delta.ts',
     'src/stream/map.ts',

@@ -1,17 +1,17 @@
-import { loggerFromEnv } from './console-logger.js';
 import type { ElicitationValidator } from './contract/elicitation.js';
-import { readEnv } from './env.js';
-import { ValidationError } from './errors.js';
+import { ValidationError } from './errors/index.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './http/body.js';
+import { loggerFromEnv } from './http/console-logger.js';
+import { readEnv } from './http/env.js';
 import { checkHeader, checkHeaders } from './http/headers.js';
 import { guardOnRetry, type Hooks, withBeforeRetry } from './http/hooks.js';
 import type { RetryInfo } from './http/policy-run.js';
 import { type Logger, Transport } from './http/transport.js';
+import { checkOption } from './http/validate.js';
 import { Actions } from './resources/actions.js';
 import { Chats } from './resources/chats.js';
 import { Skills } from './resources/skills.js';
 import { Turns } from './resources/turns.js';
-import { checkOption } from './validate.js';
 
 /** Options of `new Client()`. */
 export interface ClientOptions {

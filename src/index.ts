@@ -5,7 +5,6 @@
  * @module
  */
 export { Client, type ClientOptions } from './client.js';
-export { consoleLogger, type LogLevel } from './console-logger.js';
 export type { Catalog, CatalogConnector, CatalogEntry, CatalogModel } from './contract/catalog.js';
 export type {
   Chat,
@@ -76,6 +75,7 @@ export type {
 export { ATTACHMENT_SCOPES, TURN_STATUSES } from './contract/turn.js';
 export {
   AbortError,
+  AnswerOutcomeUnknownError,
   ApiError,
   type ApiErrorInit,
   AuthenticationError,
@@ -85,19 +85,27 @@ export {
   ConvoError,
   HookError,
   type HookName,
+  InteractionExpiredError,
   InternalServerError,
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
   RedirectError,
+  RelayedTurnError,
   ResponseTooLargeError,
   ResponseValidationError,
+  StreamInterruptedError,
   TimeoutError,
+  TurnError,
+  TurnFailedError,
+  type TurnLocation,
   UnprocessableEntityError,
+  UnreadableTerminalError,
   ValidationError,
   type ValidationIssue,
-} from './errors.js';
+} from './errors/index.js';
 export { ApiPromise, type WithResponse } from './http/api-promise.js';
+export { consoleLogger, type LogLevel } from './http/console-logger.js';
 export type {
   AfterResponseHook,
   BeforeErrorHook,
@@ -109,11 +117,7 @@ export { Page, PagePromise } from './http/page.js';
 export type { RetryInfo } from './http/policy-run.js';
 export type { Logger, RequestOptions } from './http/transport.js';
 export type { ClassifiedPayload } from './interactions/classify.js';
-export {
-  AnswerOutcomeUnknownError,
-  BaseInteraction,
-  InteractionExpiredError,
-} from './interactions/interaction.js';
+export { BaseInteraction } from './interactions/interaction.js';
 export {
   AuthRequired,
   Elicitation,
@@ -127,7 +131,6 @@ export { Actions } from './resources/actions.js';
 export { Chats } from './resources/chats.js';
 export { Skills } from './resources/skills.js';
 export { Turns } from './resources/turns.js';
-export { UnreadableTerminalError } from './stream/errors.js';
 
 export type {
   ActionRequiredEventOf,
@@ -146,13 +149,6 @@ export type {
 } from './stream/events.js';
 export { isTerminal } from './stream/events.js';
 export type { Relayable } from './stream/relay.js';
-export {
-  RelayedTurnError,
-  StreamInterruptedError,
-  TurnError,
-  TurnFailedError,
-  type TurnLocation,
-} from './turn/errors.js';
 export { EventStream, type StreamListeners } from './turn/event-stream.js';
 export type { StreamOptions, TurnOptions } from './turn/open.js';
 export { type RelayedStreamEvent, RelayedTurnStream, type RelayReadOptions } from './turn/relayed-stream.js';

@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors.js';
+import { ValidationError } from '../errors/index.js';
 import { TOKEN_NAMES, type Tokens } from './context.js';
 
 /** What the command line asks for. */

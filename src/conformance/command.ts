@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors.js';
+import { ValidationError } from '../errors/index.js';
 import { parseArgs, USAGE } from './args.js';
 import { formatReport } from './report.js';
 import { runConformance } from './run.js';

@@ -1,4 +1,4 @@
-import { ValidationError, type ValidationIssue } from '../errors.js';
+import { ValidationError, type ValidationIssue } from '../errors/index.js';
 import { CHECKS } from './checks/index.js';
 import { Context, type Tokens } from './context.js';
 import type { CheckResult, ConformanceReport, Outcome } from './types.js';

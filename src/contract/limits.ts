@@ -23,3 +23,10 @@ export const LIMITS = {
   /** The stream sends a `ping` after this much silence. */
   pingIntervalMs: 15_000,
 } as const;
+
+/**
+ * The longest delay one timer holds (2^31-1 ms, about 24.8 days): past it a timer fires at once, with a
+ * warning. A fact of the runtimes rather than of the contract, kept here because both the client and the
+ * mock bound their waits by it.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -1,4 +1,4 @@
-import { ResponseTooLargeError } from '../errors.js';
+import { ResponseTooLargeError } from '../errors/index.js';
 
 /**
  * Default `maxResponseBytes`: 32 MiB. The largest legal response is a page of 200 skills whose instructions,

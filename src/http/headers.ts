@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors.js';
+import { ValidationError } from '../errors/index.js';
 
 /** A header name: an HTTP token. */
 const NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

@@ -1,4 +1,4 @@
-import { ConvoError, HookError, type HookName } from '../errors.js';
+import { ConvoError, HookError, type HookName } from '../errors/index.js';
 import type { RetryInfo } from './policy-run.js';
 
 /**

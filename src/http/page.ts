@@ -1,5 +1,5 @@
 import type { Meta } from '../contract/envelope.js';
-import { ResponseValidationError } from '../errors.js';
+import { ResponseValidationError } from '../errors/index.js';
 import type { WithResponse } from './api-promise.js';
 
 /**

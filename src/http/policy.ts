@@ -1,6 +1,6 @@
 import { isRereadCode, REREAD_CODES } from '../contract/codes.js';
-import { ApiError, ConnectionError, TimeoutError } from '../errors.js';
-import { isGatewayFailure } from './errors.js';
+import { ApiError, ConnectionError, TimeoutError } from '../errors/index.js';
+import { isGatewayFailure } from './failures.js';
 
 /**
  * The one retry policy of the SDK: for each kind of operation and each kind of failure, whether the

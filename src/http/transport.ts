@@ -1,15 +1,15 @@
 import type { KyInstance, Options as KyOptions } from 'ky';
 import type * as z from 'zod/mini';
 import { EnvelopeSchema, type Meta } from '../contract/envelope.js';
-import { ConvoError, RedirectError, ValidationError } from '../errors.js';
-import { checkOption } from '../validate.js';
+import { ConvoError, RedirectError, ValidationError } from '../errors/index.js';
 import { readText } from './body.js';
-import { apiFailure, fetchFailure, schemaFailure } from './errors.js';
+import { apiFailure, fetchFailure, schemaFailure } from './failures.js';
 import { checkHeader, checkHeaders } from './headers.js';
 import { type Hooks, type KyHooks, kyHooks, runBeforeError, withBeforeRetry, withinSignal } from './hooks.js';
 import { hotSchema } from './hot-schema.js';
 import type { OperationKind } from './policy.js';
 import { type RetrySettings, retrying } from './policy-run.js';
+import { checkOption } from './validate.js';
 
 /** Where log lines go; every method optional. Lines carry no credential and no body. */
 export interface Logger {

@@ -9,7 +9,7 @@ import type {
 } from '../contract/interactions.js';
 import type { PlainIssue } from '../contract/issues.js';
 import type { ToolCall } from '../contract/turn.js';
-import { ValidationError } from '../errors.js';
+import { ValidationError } from '../errors/index.js';
 import type { RequestOptions } from '../http/transport.js';
 import { classify } from './classify.js';
 import { type AnswerContext, BaseInteraction } from './interaction.js';

@@ -12,13 +12,12 @@ import {
   type RespondElicitationBody,
   type RespondPlanBody,
 } from '../contract/interactions.js';
-import { ApiError } from '../errors.js';
+import { AnswerOutcomeUnknownError, ApiError } from '../errors/index.js';
 import type { ApiPromise } from '../http/api-promise.js';
 import { answerMayHaveApplied } from '../http/policy.js';
 import { retrying } from '../http/policy-run.js';
 import type { RequestOptions, Result } from '../http/transport.js';
-import { AnswerOutcomeUnknownError } from '../interactions/interaction.js';
-import { checkInput } from '../validate.js';
+import { checkInput } from '../http/validate.js';
 import { chatPath } from './chats.js';
 import { Resource } from './resource.js';
 

@@ -3,7 +3,7 @@ import type { PageQuery } from '../contract/page.js';
 import { ApiPromise } from '../http/api-promise.js';
 import { Page, PagePromise } from '../http/page.js';
 import type { RequestOptions, Result, Transport } from '../http/transport.js';
-import { checkInput } from '../validate.js';
+import { checkInput } from '../http/validate.js';
 
 /** Base of the namespaces: a thin layer of one method per endpoint over the shared transport. */
 export abstract class Resource {

@@ -15,7 +15,7 @@ import {
 import type { ApiPromise } from '../http/api-promise.js';
 import type { PagePromise } from '../http/page.js';
 import type { RequestOptions } from '../http/transport.js';
-import { checkInput } from '../validate.js';
+import { checkInput } from '../http/validate.js';
 import { Resource } from './resource.js';
 
 const SkillListSchema = z.array(SkillSchema);

@@ -11,6 +11,7 @@ import {
 } from '../contract/turn.js';
 import type { ApiPromise } from '../http/api-promise.js';
 import type { RequestOptions, Transport } from '../http/transport.js';
+import { checkInput } from '../http/validate.js';
 import {
   openTurnStream,
   runTurnStream,
@@ -21,7 +22,6 @@ import {
 import type { RunHandlers } from '../turn/run.js';
 import { type SentTurn, sendTurn } from '../turn/send.js';
 import type { TurnStream } from '../turn/turn-stream.js';
-import { checkInput } from '../validate.js';
 import type { Actions } from './actions.js';
 import { chatPath } from './chats.js';
 import { Resource } from './resource.js';

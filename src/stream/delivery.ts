@@ -1,4 +1,4 @@
-import { ConvoError } from '../errors.js';
+import { ConvoError } from '../errors/index.js';
 import { isTerminal, type StreamEvent, type TerminalEvent } from './events.js';
 
 /** What a `Delivery` tells its stream. */

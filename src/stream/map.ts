@@ -5,10 +5,10 @@ import {
   type EventName,
   isTerminalEvent,
 } from '../contract/events.js';
+import { StreamBreak, UnreadableTerminalError } from '../errors/stream.js';
 import type { Logger } from '../http/transport.js';
 import { decode, type HandlersOf, type KnownEvent, type Payloads } from './decode.js';
 import { decodeDelta } from './delta.js';
-import { StreamBreak, UnreadableTerminalError } from './errors.js';
 import type { StreamEvent } from './events.js';
 import { Fold, type TextChange } from './fold.js';
 import type { RawEvent } from './sse.js';

@@ -1,7 +1,7 @@
 import { createParser } from 'eventsource-parser';
-import { AbortError, ConnectionError } from '../errors.js';
-import { checkOption } from '../validate.js';
-import { StreamBreak } from './errors.js';
+import { AbortError, ConnectionError } from '../errors/index.js';
+import { StreamBreak } from '../errors/stream.js';
+import { checkOption } from '../http/validate.js';
 
 /** One server-sent event as it came: its name (default `message`) and its raw data. */
 export interface RawEvent {

@@ -1,4 +1,4 @@
-import { ConvoError } from '../errors.js';
+import { ConvoError } from '../errors/index.js';
 import { newIdempotencyKey } from '../http/idempotency.js';
 
 /**

@@ -1,12 +1,12 @@
-import { AbortError, ConnectionError, ConvoError, ResponseValidationError } from '../errors.js';
+import { AbortError, ConnectionError, ConvoError, ResponseValidationError } from '../errors/index.js';
+import { StreamBreak } from '../errors/stream.js';
+import { StreamInterruptedError } from '../errors/turn.js';
 import { backoff, retrying, sleep } from '../http/policy-run.js';
 import type { Logger, RequestOptions, Transport } from '../http/transport.js';
-import { StreamBreak } from '../stream/errors.js';
 import type { StreamEvent } from '../stream/events.js';
 import type { StreamState } from '../stream/map.js';
 import { readEvents } from '../stream/sse.js';
 import type { TurnCall } from './call.js';
-import { StreamInterruptedError } from './errors.js';
 
 /** Everything needed to open, and re-open, one streamed turn. */
 export interface StreamRequest {

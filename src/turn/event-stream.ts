@@ -1,5 +1,5 @@
 import type { Turn } from '../contract/turn.js';
-import { ConvoError } from '../errors.js';
+import { ConvoError } from '../errors/index.js';
 import { Delivery } from '../stream/delivery.js';
 import type { ErrorEvent, StreamEvent, TerminalEvent } from '../stream/events.js';
 import { encodeEvents, type Relayable } from '../stream/relay.js';

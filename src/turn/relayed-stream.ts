@@ -1,10 +1,10 @@
-import { ConvoError } from '../errors.js';
+import { ConvoError } from '../errors/index.js';
+import { RelayedTurnError } from '../errors/turn.js';
 import type { Logger } from '../http/transport.js';
 import { type RelayedInteraction, toRelayedInteraction } from '../interactions/relayed.js';
 import type { ErrorEvent, StreamEvent } from '../stream/events.js';
 import { StreamState } from '../stream/map.js';
 import { readEvents } from '../stream/sse.js';
-import { RelayedTurnError } from './errors.js';
 import { EventStream } from './event-stream.js';
 
 /** Every event a relayed stream yields: interactions are data, answered on the server. */

@@ -1,6 +1,6 @@
 import type { Turn } from '../contract/turn.js';
 import { TurnSchema } from '../contract/turn.js';
-import { type ApiError, TimeoutError } from '../errors.js';
+import { type ApiError, TimeoutError } from '../errors/index.js';
 import { isTurnInProgress } from '../http/policy.js';
 import { retrying } from '../http/policy-run.js';
 import type { Result, Transport } from '../http/transport.js';

@@ -1,9 +1,9 @@
 import type { CancelResult } from '../contract/interactions.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../errors/index.js';
+import { TurnError } from '../errors/turn.js';
 import type { Interaction } from '../interactions/kinds.js';
 import type { ActionRequiredEventOf, ErrorEvent, StreamEvent } from '../stream/events.js';
 import type { TurnCall } from './call.js';
-import { TurnError } from './errors.js';
 import { EventStream, type StreamListeners } from './event-stream.js';
 
 /** Every event a live `TurnStream` yields, discriminated by `type`. */

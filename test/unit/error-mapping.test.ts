@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { plainIssues } from '../../src/contract/issues.js';
-import { apiFailure, fetchFailure, schemaFailure } from '../../src/http/errors.js';
+import { apiFailure, fetchFailure, schemaFailure } from '../../src/http/failures.js';
 import * as errors from '../../src/index.js';
 import {
   AbortError,

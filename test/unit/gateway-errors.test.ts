@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiFailure, isGatewayFailure } from '../../src/http/errors.js';
+import { apiFailure, isGatewayFailure } from '../../src/http/failures.js';
 import { ApiError, InternalServerError, ResponseValidationError } from '../../src/index.js';
 import { api } from '../support/api-error.js';
 

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { relativeImports, tsFiles } from '../support/source-files.js';
 
 // The layers of src/, from the ground up (ARCHITECTURE.md): an import only ever points down.
-const LAYERS = ['contract', 'http', 'stream', 'interactions', 'turn', 'resources'];
+const LAYERS = ['contract', 'errors', 'http', 'stream', 'interactions', 'turn', 'resources', ''];
+// The files at the root of src/: the top layer, the client and the package's entries, nothing else.
+const ROOT_FILES = ['client.ts', 'index.ts', 'node.ts', 'schemas.ts'];
 const src = join(import.meta.dirname, '..', '..', 'src');
 
 /** The top folder of a path under src/ ('' for a file at the root). */
@@ -16,6 +18,14 @@ describe('layers', () => {
   const edges = tsFiles(src).flatMap((file) =>
     relativeImports(file).map((target) => [file, target] as const),
   );
+
+  it('the root of src/ holds only the client and the entries; every other file is in a named layer', () => {
+    const root = tsFiles(src)
+      .filter((file) => folderOf(file) === '')
+      .map((file) => relative(src, file))
+      .sort();
+    expect(root).toEqual(ROOT_FILES);
+  });
 
   it('no import runs from a lower layer up to a higher one', () => {
     const upward = edges.filter(([from, to]) => {
@@ -41,7 +51,7 @@ describe('layers', () => {
   });
 
   it('conformance/ is a top layer: it imports only contract/ and the public surface, and nothing imports it', () => {
-    const publicFiles = ['index.ts', 'errors.ts'];
+    const publicFiles = ['index.ts', 'errors/index.ts'];
     const bad = edges.filter(([from, to]) => {
       const [a, b] = [folderOf(from), folderOf(to)];
       if (a === 'conformance')

@@ -1,3 +1,5 @@
+import { MAX_TIMER_MS } from '../../contract/limits.js';
+
 /**
  * Where the mock reads the time and how it waits: inject one to test time-dependent behaviour (created_at,
  * pings, `slow`, interaction expiry) without waiting for real.
@@ -15,9 +17,6 @@ export interface MockClock {
 
 /** The real time: `Date.now` and the global `setTimeout`. */
 export const REAL_CLOCK: MockClock = { now: () => Date.now() };
-
-/** The longest delay one timer holds (2^31-1 ms): past it, a timer fires at once (TimeoutOverflowWarning). */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Waits `ms` on `clock`; never rejects. Resolves at once when `signal` is already aborted, and when it

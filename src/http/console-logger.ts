@@ -1,6 +1,6 @@
+import { ValidationError } from '../errors/index.js';
 import { readEnv } from './env.js';
-import { ValidationError } from './errors.js';
-import type { Logger } from './http/transport.js';
+import type { Logger } from './transport.js';
 
 /** The levels of `CONVO_LOG`, from the most detail to none. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';

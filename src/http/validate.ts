@@ -1,6 +1,7 @@
 import type * as z from 'zod/mini';
-import { checkAgainst } from './contract/issues.js';
-import { ValidationError } from './errors.js';
+import { checkAgainst } from '../contract/issues.js';
+import { MAX_TIMER_MS } from '../contract/limits.js';
+import { ValidationError } from '../errors/index.js';
 
 /** Checks `value` against `schema` before sending; throws a `ValidationError` naming the field. */
 export function checkInput<T>(schema: z.ZodMiniType<T>, value: unknown, prefix = ''): T {
@@ -13,9 +14,6 @@ export function checkInput<T>(schema: z.ZodMiniType<T>, value: unknown, prefix =
   }));
   throw new ValidationError([first!, ...rest]);
 }
-
-/** The longest delay a timer holds (about 24.8 days): past it a timer fires at once, with a warning. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** The range of a numeric option: a count (an integer), or a finite number of ms or bytes. */
 interface NumberRange {

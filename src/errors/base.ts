@@ -1,5 +1,5 @@
-import type { ErrorData, KnownCode, MessageCode } from './contract/codes.js';
-import type { ErrorDetails } from './contract/envelope.js';
+import type { ErrorData, KnownCode, MessageCode } from '../contract/codes.js';
+import type { ErrorDetails } from '../contract/envelope.js';
 
 /** Base class of every error the SDK throws. */
 export class ConvoError extends Error {

@@ -1,4 +1,4 @@
-import { ConvoError } from '../errors.js';
+import { ConvoError } from './base.js';
 
 /** Why a connection was given up on; each is recovered by re-sending the key. */
 export class StreamBreak extends ConvoError {

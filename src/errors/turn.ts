@@ -1,6 +1,6 @@
 import type { ErrorDetails } from '../contract/envelope.js';
 import type { TurnFailure } from '../contract/events.js';
-import { ConvoError } from '../errors.js';
+import { ConvoError } from './base.js';
 
 /** Where a turn can be found later: its chat, its message id once known, and its key. */
 export interface TurnLocation {

@@ -17,7 +17,7 @@ import {
   ResponseValidationError,
   TimeoutError,
   UnprocessableEntityError,
-} from '../errors.js';
+} from '../errors/index.js';
 import { parseRetryAfter } from './retry-after.js';
 
 /** Maps what fetch threw to the SDK's error classes. */
