@@ -1,7 +1,7 @@
 import type { ElicitationValidator } from './contract/elicitation.js';
 import { ValidationError } from './errors/index.js';
-import { DEFAULT_MAX_RESPONSE_BYTES } from './http/body.js';
 import { loggerFromEnv } from './http/console-logger.js';
+import { CLIENT_DEFAULTS as DEFAULTS } from './http/defaults.js';
 import { readEnv } from './http/env.js';
 import { checkHeader, checkHeaders } from './http/headers.js';
 import { guardOnRetry, type Hooks, withBeforeRetry } from './http/hooks.js';
@@ -50,9 +50,6 @@ export interface ClientOptions {
   elicitationValidator?: ElicitationValidator | undefined;
 }
 
-/** The default response timeout of ordinary calls. */
-const DEFAULT_TIMEOUT_MS = 60_000;
-
 /** The client of the Conversational AI Service API v1. */
 export class Client {
   /** The base URL requests go to. */
@@ -76,23 +73,22 @@ export class Client {
     checkHeader('token', 'authorization', token);
     checkHeaders('headers', options.headers);
     checkNumbers(options);
-    const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.baseUrl = baseUrl;
     this.#options = options;
     const transport = new Transport({
       baseUrl,
       token,
       fetch: options.fetch,
-      timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
+      timeout: options.timeout ?? DEFAULTS.timeout,
       headers: options.headers ?? {},
       logger: options.logger ?? loggerFromEnv(),
-      maxResponseBytes,
+      maxResponseBytes: options.maxResponseBytes ?? DEFAULTS.maxResponseBytes,
       hooks: options.hooks,
       retry: {
-        maxRetries: options.maxRetries ?? 2,
-        minDelayMs: options.retryDelay?.min ?? 500,
-        maxDelayMs: options.retryDelay?.max ?? 8_000,
-        maxRetryAfterMs: options.maxRetryAfter ?? 60_000,
+        maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
+        minDelayMs: options.retryDelay?.min ?? DEFAULTS.retryDelayMin,
+        maxDelayMs: options.retryDelay?.max ?? DEFAULTS.retryDelayMax,
+        maxRetryAfterMs: options.maxRetryAfter ?? DEFAULTS.maxRetryAfter,
         onRetry: withBeforeRetry(guardOnRetry(options.onRetry), options.hooks?.beforeRetry),
       },
     });

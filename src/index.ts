@@ -106,6 +106,7 @@ export {
 } from './errors/index.js';
 export { ApiPromise, type WithResponse } from './http/api-promise.js';
 export { consoleLogger, type LogLevel } from './http/console-logger.js';
+export { CLIENT_DEFAULTS } from './http/defaults.js';
 export type {
   AfterResponseHook,
   BeforeErrorHook,

@@ -1,13 +1,6 @@
 import { ResponseTooLargeError } from '../errors/index.js';
 
 /**
- * Default `maxResponseBytes`: 32 MiB. The largest legal response is a page of 200 skills whose instructions,
- * names and descriptions are at their limits in JSON-escaped control characters (6 bytes each): about
- * 15.4 MB, so twice that fits.
- */
-export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
-
-/**
  * The body as text, read chunk by chunk and stopped with `ResponseTooLargeError` once it passes `limit`
  * decoded bytes (what fetch hands over after decompression, so a compression bomb counts in full). `signal`
  * cancels the read itself: a fetch made with a `Request` can lose its abort after a GC.

@@ -1,7 +1,7 @@
 import pRetry from 'p-retry';
+import { MAX_TIMER_MS } from '../contract/limits.js';
 import { AbortError, ApiError, type ConvoError } from '../errors/index.js';
 import { type OperationKind, reactionTo } from './policy.js';
-import { MAX_TIMER_MS } from '../contract/limits.js';
 
 /** What `onRetry` is told before each new attempt. */
 export interface RetryInfo {

@@ -2,6 +2,7 @@ import type { ElicitationValidator } from '../contract/elicitation.js';
 import type { CancelResult } from '../contract/interactions.js';
 import { LIMITS } from '../contract/limits.js';
 import { TURN_STATUSES, type Turn } from '../contract/turn.js';
+import { CLIENT_DEFAULTS } from '../http/defaults.js';
 import type { RequestOptions, Transport } from '../http/transport.js';
 import { checkOption } from '../http/validate.js';
 import type { AnswerSender } from '../interactions/interaction.js';
@@ -38,9 +39,6 @@ export interface StreamOptions extends TurnOptions {
 
 /** The statuses of a turn that is over (3.2); `pending` and statuses this client does not know may run. */
 const ENDED: ReadonlySet<string> = new Set(TURN_STATUSES.filter((status) => status !== 'pending'));
-
-/** Three ping intervals: one late ping is not a dead connection, three are. */
-const DEFAULT_IDLE_MS = 45_000;
 
 /** A re-opened stream waits past the service's own 30-minute cut for the key's running turn to settle. */
 export const SETTLE_MS = LIMITS.syncTurnMaxMs + 60_000;
@@ -117,8 +115,8 @@ export function openTurnStream(
         transport,
         ...setup.request(),
         call,
-        idleMs: options.idleTimeout ?? DEFAULT_IDLE_MS,
-        maxResumes: options.maxResumes ?? 5,
+        idleMs: options.idleTimeout ?? CLIENT_DEFAULTS.idleTimeout,
+        maxResumes: options.maxResumes ?? CLIENT_DEFAULTS.maxResumes,
         settleMs: SETTLE_MS,
         options: { ...options, signal },
         logger,

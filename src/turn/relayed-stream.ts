@@ -1,5 +1,6 @@
 import { ConvoError } from '../errors/index.js';
 import { RelayedTurnError } from '../errors/turn.js';
+import { CLIENT_DEFAULTS } from '../http/defaults.js';
 import type { Logger } from '../http/transport.js';
 import { type RelayedInteraction, toRelayedInteraction } from '../interactions/relayed.js';
 import type { ErrorEvent, StreamEvent } from '../stream/events.js';
@@ -43,7 +44,7 @@ export class RelayedTurnStream extends EventStream<RelayedInteraction> {
     // Its own controller, so that cancelling a re-relay (`toReadableStream()`) ends the read at once.
     const controller = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
-    const events = readEvents(stream, { idleMs: options.idleTimeout ?? 45_000, signal });
+    const events = readEvents(stream, { idleMs: options.idleTimeout ?? CLIENT_DEFAULTS.idleTimeout, signal });
     return new RelayedTurnStream(relayed(state.connection(events)), undefined, (reason) =>
       controller.abort(reason),
     );

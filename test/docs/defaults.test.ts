@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLIENT_DEFAULTS } from '../../src/index.js';
+
+const root = join(import.meta.dirname, '..', '..');
+
+/** The README's "Defaults" table as `CLIENT_DEFAULTS` key -> the number its cell starts with. */
+function readmeDefaults(): Record<string, number> {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const table = readme.slice(readme.indexOf('| option | default |')).split('\n\n')[0]!;
+  return Object.fromEntries(
+    table
+      .split('\n')
+      .slice(2)
+      .map((row) => {
+        const [name, value] = row
+          .split('|')
+          .slice(1, 3)
+          .map((cell) => cell.trim());
+        // `retryDelay.min` is the option; `retryDelayMin` its key.
+        const key = name!.match(/`([\w.]+)`/)![1]!.replace(/\.(\w)/, (_, c: string) => c.toUpperCase());
+        return [key, Number(value!.match(/^[\d,]+/)![0].replaceAll(',', ''))];
+      }),
+  );
+}
+
+describe('the client defaults, written once', () => {
+  it("the README's Defaults table lists every default with the value the code uses", () => {
+    expect(readmeDefaults()).toEqual({ ...CLIENT_DEFAULTS });
+  });
+
+  it('the TSDoc of ClientOptions quotes the same values', () => {
+    const source = readFileSync(join(root, 'src', 'client.ts'), 'utf8');
+    const n = (value: number) => value.toLocaleString('en-US');
+    for (const quoted of [
+      `(default ${n(CLIENT_DEFAULTS.timeout)};`,
+      `(default ${CLIENT_DEFAULTS.maxRetries})`,
+      `(default ${n(CLIENT_DEFAULTS.retryDelayMin)} to ${n(CLIENT_DEFAULTS.retryDelayMax)})`,
+      `(default ${n(CLIENT_DEFAULTS.maxRetryAfter)})`,
+      `(default ${CLIENT_DEFAULTS.maxResponseBytes / 2 ** 20} MiB)`,
+    ])
+      expect(source).toContain(quoted);
+  });
+});
