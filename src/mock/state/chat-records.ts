@@ -1,5 +1,5 @@
-/** Finding and creating chats: the rules every chat route and both sends share. */
-import { ChatIdSchema, type PermissionMode } from '../../contract/chat.js';
+/** Finding, creating and changing chats: the rules every chat route and both sends share. */
+import { ChatIdSchema, type ChatUpdate, type PermissionMode } from '../../contract/chat.js';
 import { notFound } from '../wire/respond.js';
 import { canSeeChat } from './access.js';
 import type { ChatRecord } from './records.js';
@@ -66,4 +66,16 @@ export function createChat(store: MockStore, credential: CredentialRecord, field
   };
   store.addChat(chat);
   return chat;
+}
+
+/** Applies a checked update (4.2): the fields given, and `updated_at`. */
+export function updateChat(store: MockStore, chat: ChatRecord, input: ChatUpdate): void {
+  if (input.name !== undefined) chat.name = input.name;
+  if (input.is_favorite !== undefined) chat.is_favorite = input.is_favorite;
+  chat.updated_at = store.timestamp();
+}
+
+/** Soft-deletes the chat: every lookup treats it as absent from now on. */
+export function deleteChat(store: MockStore, chat: ChatRecord): void {
+  chat.deleted_at = store.timestamp();
 }

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { ChatCreateSchema, ChatListQuerySchema, ChatUpdateSchema } from '../../../contract/chat.js';
 import { canSeeChat, isCompletionModel } from '../../state/access.js';
-import { createChat, visibleChat } from '../../state/chat-records.js';
+import { createChat, deleteChat, updateChat, visibleChat } from '../../state/chat-records.js';
 import type { MockStore } from '../../state/store.js';
 import { publicChat, publicMessage } from '../../state/views.js';
 import { readJson, validate, validationFailure } from '../../wire/input.js';
@@ -53,15 +53,13 @@ export function chatRoutes(store: MockStore): Hono<MockEnv> {
   routes.patch('/:chat_id', requireScopes('chat:write'), async (c) => {
     const input = validate(ChatUpdateSchema, await readJson(c.req.raw));
     const chat = visibleChat(store, c.get('credential'), c.req.param('chat_id'));
-    if (input.name !== undefined) chat.name = input.name;
-    if (input.is_favorite !== undefined) chat.is_favorite = input.is_favorite;
-    chat.updated_at = store.timestamp();
+    updateChat(store, chat, input);
     return success(publicChat(chat), { message: 'Chat updated.' });
   });
 
   routes.delete('/:chat_id', requireScopes('chat:write'), (c) => {
     const chat = visibleChat(store, c.get('credential'), c.req.param('chat_id'));
-    chat.deleted_at = store.timestamp();
+    deleteChat(store, chat);
     return success({ id: chat.id, deleted: true }, { message: 'Chat deleted.' });
   });
 

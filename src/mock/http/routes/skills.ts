@@ -4,6 +4,7 @@ import { type Skill, SkillCreateSchema, SkillUpdateSchema } from '../../../contr
 import { charCount } from '../../../contract/text.js';
 import { canSeeSkill, canUseLibrary, isColleague } from '../../state/access.js';
 import { checkRefs } from '../../state/refs.js';
+import { createSkill, deleteSkill, toggleSkill, unique, updateSkill } from '../../state/skill-records.js';
 import type { CredentialRecord, MockStore, SkillRecord } from '../../state/store.js';
 import { readJson, validate } from '../../wire/input.js';
 import { ApiFailure, notFound, success } from '../../wire/respond.js';
@@ -51,25 +52,7 @@ export function skillRoutes(store: MockStore): Hono<MockEnv> {
     checkPlacement(store, credential, input);
     checkRefs(store, credential, input.instructions);
 
-    const level = input.level ?? 'personal';
-    const skill: SkillRecord = {
-      id: store.nextId('skill'),
-      name: input.name,
-      description: input.description ?? '',
-      instructions: input.instructions,
-      icon: input.icon ?? 'sparkles',
-      level,
-      visibility: input.visibility ?? 'public',
-      // 2.2: the owning library with level `workspace`, null otherwise (a stray id is not kept).
-      workspace_id: level === 'workspace' ? (input.workspace_id ?? null) : null,
-      is_active: true,
-      created_at: store.timestamp(),
-      shared_user_ids: unique(input.shared_user_ids ?? []),
-      deleted_at: null,
-      owner_credential_id: credential.id,
-      owner_user_id: credential.userId,
-    };
-    store.addSkill(skill);
+    const skill = createSkill(store, credential, input);
     return success(publicSkill(skill), { status: 201, message: 'Skill created.' });
   });
 
@@ -89,28 +72,19 @@ export function skillRoutes(store: MockStore): Hono<MockEnv> {
       checkRefs(store, credential, input.instructions);
     }
 
-    if (input.name !== undefined) skill.name = input.name;
-    if (input.instructions !== undefined) skill.instructions = input.instructions;
-    if (input.description !== undefined) skill.description = input.description;
-    if (input.icon !== undefined) skill.icon = input.icon;
-    if (input.visibility !== undefined) skill.visibility = input.visibility;
-    // Checked above whatever the level, but kept only by a workspace skill (2.2: null otherwise).
-    if (input.workspace_id !== undefined && skill.level === 'workspace') {
-      skill.workspace_id = input.workspace_id;
-    }
-    if (input.shared_user_ids !== undefined) skill.shared_user_ids = unique(input.shared_user_ids);
+    updateSkill(skill, input);
     return success(publicSkill(skill), { message: 'Skill updated.' });
   });
 
   routes.patch(`${one}/toggle`, requireScopes('skills:write'), (c) => {
     const skill = visibleSkill(c.get('credential'), c.req.param('skill_id'));
-    skill.is_active = !skill.is_active;
-    return success(publicSkill(skill), { message: skill.is_active ? 'Skill enabled.' : 'Skill disabled.' });
+    const active = toggleSkill(skill);
+    return success(publicSkill(skill), { message: active ? 'Skill enabled.' : 'Skill disabled.' });
   });
 
   routes.delete(one, requireScopes('skills:write'), (c) => {
     const skill = visibleSkill(c.get('credential'), c.req.param('skill_id'));
-    skill.deleted_at = store.timestamp();
+    deleteSkill(store, skill);
     return success({ id: skill.id }, { message: 'Skill deleted.' });
   });
 
@@ -176,8 +150,4 @@ function checkPlacement(
       },
     );
   }
-}
-
-function unique(ids: readonly number[]): number[] {
-  return [...new Set(ids)];
 }
