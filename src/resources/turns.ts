@@ -1,8 +1,11 @@
-import * as z from 'zod/mini';
 import type { ElicitationValidator } from '../contract/elicitation.js';
-import type { CancelResult } from '../contract/interactions.js';
 import {
-  MessageSchema,
+  type CancelBody,
+  type CancelResult,
+  CancelResultSchema,
+  CancelSchema,
+} from '../contract/interactions.js';
+import {
   type Turn,
   type TurnSend,
   TurnSendSchema,
@@ -23,10 +26,8 @@ import type { RunHandlers } from '../turn/run.js';
 import { type SentTurn, sendTurn } from '../turn/send.js';
 import type { TurnStream } from '../turn/turn-stream.js';
 import type { Actions } from './actions.js';
-import { chatPath } from './chats.js';
+import { chatAt, chatPath, MessageListSchema } from './chats.js';
 import { Resource } from './resource.js';
-
-const MessageListSchema = z.array(MessageSchema);
 
 /** The largest page of a list (4). */
 const MAX_PAGE_SIZE = 200;
@@ -62,13 +63,15 @@ export class Turns extends Resource {
     return runTurnStream({ ...this.#setup(chatId, body, options), options });
   }
 
-  /** Cancels the chat's running turn (4.6); idempotent: `cancelled` says whether a turn was running. */
-  cancel(
-    chatId: string,
-    options: RequestOptions & { actionId?: string | undefined } = {},
-  ): Promise<CancelResult> {
-    const { actionId, ...request } = options;
-    return this.#actions.cancel(chatId, actionId === undefined ? {} : { action_id: actionId }, request);
+  /**
+   * Cancels the chat's running turn (4.6), or with `action_id` the turn of that interaction. Idempotent:
+   * `cancelled` says whether a turn was running.
+   */
+  cancel(chatId: string, body: CancelBody = {}, options?: RequestOptions): ApiPromise<CancelResult> {
+    return this.api.post(chatAt(chatId, '/actions/cancel'), CancelResultSchema, 'cancel', options, [
+      CancelSchema,
+      body,
+    ]);
   }
 
   /**
