@@ -4,10 +4,6 @@ import {
   ANSWERS,
   type ApproveToolBody,
   type CancelAuthBody,
-  type CancelBody,
-  type CancelResult,
-  CancelResultSchema,
-  CancelSchema,
   type InteractionKind,
   type RespondElicitationBody,
   type RespondPlanBody,
@@ -21,7 +17,10 @@ import { checkInput } from '../http/validate.js';
 import { chatPath } from './chats.js';
 import { Resource } from './resource.js';
 
-/** `client.actions`: one raw method per answer endpoint (4.5, 4.6), for callers holding an action id. */
+/**
+ * `client.actions`: one raw method per answer endpoint (4.5), for callers holding an action id. Cancelling
+ * the turn (4.6) is `client.turns.cancel`.
+ */
 export class Actions extends Resource {
   /** Answers a `tool_approval`: one decision per asked tool. */
   approveTool(chatId: string, body: ApproveToolBody, options?: RequestOptions): ApiPromise<ActionResult> {
@@ -45,23 +44,6 @@ export class Actions extends Resource {
   /** Cancels an `auth_required` pause: the model continues without that tool. */
   cancelAuth(chatId: string, body: CancelAuthBody, options?: RequestOptions): ApiPromise<ActionResult> {
     return this.answer(chatId, 'auth_required', body, options);
-  }
-
-  /** Cancels the chat's running turn (or, with `action_id`, the turn of that interaction). Idempotent. */
-  cancel(chatId: string, body: CancelBody = {}, options?: RequestOptions): ApiPromise<CancelResult> {
-    return this.call(async () => {
-      const path = `chats/${chatPath(chatId)}/actions/cancel`;
-      checkInput(CancelSchema, body);
-      const call = {
-        method: 'POST',
-        path,
-        body,
-        schema: CancelResultSchema,
-        kind: 'cancel',
-        options,
-      } as const;
-      return this.transport.request(call);
-    });
   }
 
   /**

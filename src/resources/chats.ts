@@ -22,86 +22,56 @@ import { checkInput } from '../http/validate.js';
 import { Resource } from './resource.js';
 
 const ChatListSchema = z.array(ChatSchema);
-const MessageListSchema = z.array(MessageSchema);
+/** @internal `data` of a page of the chat's messages. */
+export const MessageListSchema = z.array(MessageSchema);
 
 /** `client.chats`: the credential's conversations, their messages, and the catalog (4.2). */
 export class Chats extends Resource {
   /** The credential's chats, newest first; `is_favorite` filters. `for await` over it to read every one. */
   list(query: ChatListQuery = {}, options?: RequestOptions): PagePromise<Chat> {
-    return this.paginate(() => 'chats', ChatListQuerySchema, ChatListSchema, query, options);
+    return this.api.list('chats', ChatListSchema, 'read', options, [ChatListQuerySchema, query]);
   }
 
   /** Creates an empty chat. */
   create(body: ChatCreate = {}, options?: RequestOptions): ApiPromise<Chat> {
-    return this.call(async () => {
-      checkInput(ChatCreateSchema, body);
-      const call = {
-        method: 'POST',
-        path: 'chats',
-        body,
-        schema: ChatSchema,
-        kind: 'write',
-        options,
-      } as const;
-      return this.transport.request(call);
-    });
+    return this.api.post('chats', ChatSchema, 'write', options, [ChatCreateSchema, body]);
   }
 
   /** One chat. */
   get(chatId: string, options?: RequestOptions): ApiPromise<Chat> {
-    return this.call(async () => {
-      const path = `chats/${chatPath(chatId)}`;
-      return this.transport.request({ method: 'GET', path, schema: ChatSchema, kind: 'read', options });
-    });
+    return this.api.get(chatAt(chatId), ChatSchema, 'read', options);
   }
 
   /** Renames a chat or sets its favorite flag. */
   update(chatId: string, body: ChatUpdate, options?: RequestOptions): ApiPromise<Chat> {
-    return this.call(async () => {
-      const path = `chats/${chatPath(chatId)}`;
-      checkInput(ChatUpdateSchema, body);
-      const call = { method: 'PATCH', path, body, schema: ChatSchema, kind: 'read', options } as const;
-      return this.transport.request(call);
-    });
+    return this.api.patch(chatAt(chatId), ChatSchema, 'read', options, [ChatUpdateSchema, body]);
   }
 
   /** Deletes a chat (softly, for the API and the application alike); returns `{ id, deleted: true }`. */
   delete(chatId: string, options?: RequestOptions): ApiPromise<ChatDeleted> {
-    return this.call(async () => {
-      const path = `chats/${chatPath(chatId)}`;
-      const call = {
-        method: 'DELETE',
-        path,
-        schema: ChatDeletedSchema,
-        kind: 'write',
-        options,
-      } as const;
-      return this.transport.request(call);
-    });
+    return this.api.delete(chatAt(chatId), ChatDeletedSchema, 'write', options);
   }
 
   /** The chat's turns in chronological order, each with its `prompt` and `created_at`. */
   messages(chatId: string, query: PageQuery = {}, options?: RequestOptions): PagePromise<Message> {
-    const path = () => `chats/${chatPath(chatId)}/messages`;
-    return this.paginate(path, PageQuerySchema, MessageListSchema, query, options);
+    return this.api.list(chatAt(chatId, '/messages'), MessageListSchema, 'read', options, [
+      PageQuerySchema,
+      query,
+    ]);
   }
 
   /** Models, permission modes, and the libraries, skills and connectors the credential's scopes allow. */
   catalog(options?: RequestOptions): ApiPromise<Catalog> {
-    return this.call(async () => {
-      const call = {
-        method: 'GET',
-        path: 'chat/catalog',
-        schema: CatalogSchema,
-        kind: 'read',
-        options,
-      } as const;
-      return this.transport.request(call);
-    });
+    return this.api.get('chat/catalog', CatalogSchema, 'read', options);
   }
 }
 
 /** Checks a chat id (a UUID) before it goes into a path. */
 export function chatPath(chatId: string): string {
   return checkInput(ChatIdSchema, chatId, 'chat_id');
+}
+
+/** The path of a chat (and `rest` below it), its id checked when the call runs. */
+export function chatAt(chatId: string, rest = ''): () => string {
+  return () => `chats/${chatPath(chatId)}${rest}`;
 }

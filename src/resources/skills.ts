@@ -24,80 +24,36 @@ const SkillListSchema = z.array(SkillSchema);
 export class Skills extends Resource {
   /** Skills visible to the credential, page by page; `for await` over it to read every one. */
   list(query: PageQuery = {}, options?: RequestOptions): PagePromise<Skill> {
-    return this.paginate(() => 'skills', SkillListQuerySchema, SkillListSchema, query, options);
+    return this.api.list('skills', SkillListSchema, 'read', options, [SkillListQuerySchema, query]);
   }
 
   /** Creates a skill (checked against every rule of 4.1 before sending). */
   create(body: SkillCreate, options?: RequestOptions): ApiPromise<Skill> {
-    return this.call(async () => {
-      checkInput(SkillCreateSchema, body);
-      return this.transport.request({
-        method: 'POST',
-        path: 'skills',
-        body,
-        schema: SkillSchema,
-        kind: 'write',
-        options,
-      });
-    });
+    return this.api.post('skills', SkillSchema, 'write', options, [SkillCreateSchema, body]);
   }
 
   /** One skill. */
   get(skillId: number, options?: RequestOptions): ApiPromise<Skill> {
-    return this.call(async () => {
-      return this.transport.request({
-        method: 'GET',
-        path: `skills/${skillPath(skillId)}`,
-        schema: SkillSchema,
-        kind: 'read',
-        options,
-      });
-    });
+    return this.api.get(skillAt(skillId), SkillSchema, 'read', options);
   }
 
   /** Updates the fields sent; `level` cannot change. */
   update(skillId: number, body: SkillUpdate, options?: RequestOptions): ApiPromise<Skill> {
-    return this.call(async () => {
-      const path = `skills/${skillPath(skillId)}`;
-      checkInput(SkillUpdateSchema, body);
-      return this.transport.request({
-        method: 'PATCH',
-        path,
-        body,
-        schema: SkillSchema,
-        kind: 'read',
-        options,
-      });
-    });
+    return this.api.patch(skillAt(skillId), SkillSchema, 'read', options, [SkillUpdateSchema, body]);
   }
 
   /** Flips `is_active` and returns the skill. Not repeated on a lost response: a second flip undoes the first. */
   toggle(skillId: number, options?: RequestOptions): ApiPromise<Skill> {
-    return this.call(async () => {
-      return this.transport.request({
-        method: 'PATCH',
-        path: `skills/${skillPath(skillId)}/toggle`,
-        schema: SkillSchema,
-        kind: 'write',
-        options,
-      });
-    });
+    return this.api.patch(skillAt(skillId, '/toggle'), SkillSchema, 'write', options);
   }
 
   /** Deletes a skill (softly); returns `{ id }`. */
   delete(skillId: number, options?: RequestOptions): ApiPromise<SkillDeleted> {
-    return this.call(async () => {
-      return this.transport.request({
-        method: 'DELETE',
-        path: `skills/${skillPath(skillId)}`,
-        schema: SkillDeletedSchema,
-        kind: 'write',
-        options,
-      });
-    });
+    return this.api.delete(skillAt(skillId), SkillDeletedSchema, 'write', options);
   }
 }
 
-function skillPath(skillId: number): number {
-  return checkInput(IntId, skillId, 'skill_id');
+/** The path of a skill (and `rest` below it), its id checked when the call runs. */
+function skillAt(skillId: number, rest = ''): () => string {
+  return () => `skills/${checkInput(IntId, skillId, 'skill_id')}${rest}`;
 }

@@ -1,8 +1,13 @@
-import * as z from 'zod/mini';
 import type { ElicitationValidator } from '../contract/elicitation.js';
-import type { CancelResult } from '../contract/interactions.js';
 import {
-  MessageSchema,
+  type CancelBody,
+  type CancelResult,
+  CancelResultSchema,
+  CancelSchema,
+} from '../contract/interactions.js';
+import { LIMITS } from '../contract/limits.js';
+import { PageQuerySchema } from '../contract/page.js';
+import {
   type Turn,
   type TurnSend,
   TurnSendSchema,
@@ -23,13 +28,8 @@ import type { RunHandlers } from '../turn/run.js';
 import { type SentTurn, sendTurn } from '../turn/send.js';
 import type { TurnStream } from '../turn/turn-stream.js';
 import type { Actions } from './actions.js';
-import { chatPath } from './chats.js';
+import { chatAt, chatPath, MessageListSchema } from './chats.js';
 import { Resource } from './resource.js';
-
-const MessageListSchema = z.array(MessageSchema);
-
-/** The largest page of a list (4). */
-const MAX_PAGE_SIZE = 200;
 
 /** `client.turns`: sending turns (4.3, 4.4) and cancelling them (4.6). */
 export class Turns extends Resource {
@@ -62,13 +62,15 @@ export class Turns extends Resource {
     return runTurnStream({ ...this.#setup(chatId, body, options), options });
   }
 
-  /** Cancels the chat's running turn (4.6); idempotent: `cancelled` says whether a turn was running. */
-  cancel(
-    chatId: string,
-    options: RequestOptions & { actionId?: string | undefined } = {},
-  ): Promise<CancelResult> {
-    const { actionId, ...request } = options;
-    return this.#actions.cancel(chatId, actionId === undefined ? {} : { action_id: actionId }, request);
+  /**
+   * Cancels the chat's running turn (4.6), or with `action_id` the turn of that interaction. Idempotent:
+   * `cancelled` says whether a turn was running.
+   */
+  cancel(chatId: string, body: CancelBody = {}, options?: RequestOptions): ApiPromise<CancelResult> {
+    return this.api.post(chatAt(chatId, '/actions/cancel'), CancelResultSchema, 'cancel', options, [
+      CancelSchema,
+      body,
+    ]);
   }
 
   /**
@@ -107,19 +109,15 @@ export class Turns extends Resource {
    * last page, where the newest turn (the only one that can still run, 3.4) is.
    */
   async #status(chatId: string, messageId: number, options: RequestOptions): Promise<string | undefined> {
+    const size = LIMITS.pageSizeMax;
+    const messages = chatAt(chatId, '/messages');
     const page = async (number: number) => {
-      const { data, meta } = await this.transport.request({
-        method: 'GET',
-        path: `chats/${chatPath(chatId)}/messages`,
-        query: { page: number, size: MAX_PAGE_SIZE },
-        schema: MessageListSchema,
-        kind: 'read',
-        options,
-      });
-      return { found: data.find((turn) => turn.id === messageId)?.status, total: meta.total ?? 0 };
+      const query = [PageQuerySchema, { page: number, size }] as const;
+      const list = await this.api.list(messages, MessageListSchema, 'read', options, query);
+      return { found: list.items.find((turn) => turn.id === messageId)?.status, total: list.total };
     };
     const first = await page(1);
-    const last = Math.ceil(first.total / MAX_PAGE_SIZE);
+    const last = Math.ceil(first.total / size);
     if (first.found !== undefined || last <= 1) return first.found;
     return (await page(last)).found;
   }

@@ -18,11 +18,11 @@ const cases: Case[] = [
           },
         },
       );
-      expect(await t.client().turns.cancel(chatId, { actionId })).toEqual({
+      expect(await t.client().turns.cancel(chatId, { action_id: actionId })).toEqual({
         chat_id: chatId,
         cancelled: false,
       });
-      const unknown = await apiError(t.client().turns.cancel(chatId, { actionId: 'act_unknown' }));
+      const unknown = await apiError(t.client().turns.cancel(chatId, { action_id: 'act_unknown' }));
       expect([unknown.status, unknown.code]).toEqual([404, 'api_v1_action_not_found']);
     },
   ],

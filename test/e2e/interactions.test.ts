@@ -402,7 +402,7 @@ const cases: Case[] = [
       const chatId = newChatId();
       const stream = t.client().turns.stream(chatId, { content: '[[mock:tool_approval]]' });
       const { interaction, rest } = await until(stream);
-      expect((await t.client().turns.cancel(chatId, { actionId: interaction.action_id })).cancelled).toBe(
+      expect((await t.client().turns.cancel(chatId, { action_id: interaction.action_id })).cancelled).toBe(
         true,
       );
       await drain(rest);

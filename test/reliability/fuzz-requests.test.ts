@@ -225,7 +225,7 @@ const ENDPOINTS: Endpoint[] = [
     name: '4.6 POST /chats/{chat_id}/actions/cancel',
     param: 'chat_id',
     fields: { action_id: str() },
-    call: (client, body, id) => client.actions.cancel(id as string, body as never),
+    call: (client, body, id) => client.turns.cancel(id as string, body as never),
     raw: (body, id) => ({ method: 'POST', path: `${chats(id)}/actions/cancel`, body }),
   },
 ];

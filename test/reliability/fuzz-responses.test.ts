@@ -116,10 +116,10 @@ const ENDPOINTS: Endpoint[] = [
     call: (c) => c.actions.respondPlan(CHAT_ID, { action_id: 'act_1', action: 'approve' }),
   },
   {
-    name: '4.6 actions.cancel',
+    name: '4.6 turns.cancel',
     shape: CANCEL_RESULT,
     example: EXAMPLES.cancelResult,
-    call: (c) => c.actions.cancel(CHAT_ID),
+    call: (c) => c.turns.cancel(CHAT_ID),
   },
 ];
 

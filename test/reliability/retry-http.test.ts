@@ -135,7 +135,7 @@ describe('4.6, 7.5 client corrections over loopback HTTP', () => {
       json(response, 200, success({ chat_id: 'c', cancelled: true }));
     });
     const chatId = crypto.randomUUID();
-    const result = await client.actions.cancel(chatId, {}, { timeout: 300 });
+    const result = await client.turns.cancel(chatId, {}, { timeout: 300 });
     expect(result).toEqual({ chat_id: 'c', cancelled: true });
     const path = `/api/v1/chats/${chatId}/actions/cancel`;
     expect(seen.map((s) => s.path)).toEqual([path, path]);

@@ -356,7 +356,7 @@ const CASES: Case[] = [
     name: 'cancel action_id a number',
     field: 'action_id',
     body: { action_id: 5 },
-    client: (c, b) => c.actions.cancel(chatId, b as never),
+    client: (c, b) => c.turns.cancel(chatId, b as never),
     raw: act('cancel'),
   },
 ];

@@ -123,7 +123,6 @@ const CALLS: Record<string, (c: Client) => Promise<unknown>> = {
   'actions.respondElicitation': (c) =>
     c.actions.respondElicitation(CHAT, { action_id: 'a', action: 'decline' } as never),
   'actions.cancelAuth': (c) => c.actions.cancelAuth(CHAT, { action_id: 'a' } as never),
-  'actions.cancel': (c) => c.actions.cancel(CHAT),
 };
 
 /** The interaction's answer methods, each against a hostile answer endpoint. */

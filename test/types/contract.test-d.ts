@@ -187,7 +187,11 @@ describe('4.5 and 4.6 actions: misspelled body fields and result properties do n
     // @ts-expect-error `actionId` is not a field (the body keeps the API's names)
     void client.actions.cancelAuth(CHAT, { actionId: 'a' });
     // @ts-expect-error `reason` is not a field
-    void client.actions.cancel(CHAT, { reason: 'x' });
+    void client.turns.cancel(CHAT, { reason: 'x' });
+    // @ts-expect-error `actionId` is not a field (the body keeps the API's names)
+    void client.turns.cancel(CHAT, { actionId: 'a' });
+    // @ts-expect-error one public cancel of a turn: `client.turns.cancel`
+    void client.actions.cancel(CHAT);
   });
   it('results', async () => {
     const answered = await client.actions.respondPlan(CHAT, { action_id: 'a', action: 'approve' });

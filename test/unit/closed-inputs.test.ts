@@ -77,9 +77,9 @@ const MISSPELLED: Array<{ name: string; field: string; call: (client: Client) =>
     call: (c) => c.actions.cancelAuth(CHAT, { action_id: 'a', actionId: 'a' } as never),
   },
   {
-    name: '4.6 actions.cancel',
+    name: '4.6 turns.cancel',
     field: 'actionid',
-    call: (c) => c.actions.cancel(CHAT, { actionid: 'a' } as never),
+    call: (c) => c.turns.cancel(CHAT, { actionid: 'a' } as never),
   },
 ];
 

@@ -48,7 +48,6 @@ const CALLS: Record<string, Record<string, [Kind, (client: Client) => unknown]>>
       (c) => c.actions.respondElicitation(BAD_CHAT, { ...ANSWER, action: 'cancel' }),
     ],
     cancelAuth: ['promise', (c) => c.actions.cancelAuth(BAD_CHAT, { action_id: 'a' })],
-    cancel: ['promise', (c) => c.actions.cancel(BAD_CHAT)],
     answer: ['promise', (c) => c.actions.answer(BAD_CHAT, 'plan_approval', ANSWER, undefined)],
   },
 };

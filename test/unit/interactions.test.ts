@@ -339,7 +339,7 @@ describe('cancel', () => {
   it('4.6 turns.cancel posts to actions/cancel, with action_id when given', async () => {
     const { client, posts } = service([]);
     expect(await client.turns.cancel(CHAT)).toEqual({ chat_id: CHAT, cancelled: true });
-    await client.turns.cancel(CHAT, { actionId: 'act_9' });
+    await client.turns.cancel(CHAT, { action_id: 'act_9' });
     expect(posts).toEqual([
       { path: 'cancel', body: {} },
       { path: 'cancel', body: { action_id: 'act_9' } },

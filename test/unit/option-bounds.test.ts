@@ -149,7 +149,7 @@ const CALLS: Record<string, (client: Client, options: StreamOptions) => unknown>
   'turns.send': (c, o) => c.turns.send(CHAT, { content: 'x' }, o),
   'turns.stream': (c, o) => c.turns.stream(CHAT, { content: 'x' }, o),
   'turns.run': (c, o) => c.turns.run(CHAT, { content: 'x' }, o),
-  'turns.cancel': (c, o) => c.turns.cancel(CHAT, o),
+  'turns.cancel': (c, o) => c.turns.cancel(CHAT, {}, o),
   'actions.respondPlan': (c, o) => c.actions.respondPlan(CHAT, { action_id: 'a', action: 'approve' }, o),
 };
 
