@@ -2,7 +2,7 @@ import type { ElicitationValidator } from '../contract/elicitation.js';
 import type { ActionRequiredPayload } from '../contract/events.js';
 import type { ActionResult, InteractionKind } from '../contract/interactions.js';
 import { LIMITS } from '../contract/limits.js';
-import { type ApiError, ConflictError, ConvoError, InteractionExpiredError } from '../errors/index.js';
+import { InteractionExpiredError } from '../errors/index.js';
 import type { RequestOptions } from '../http/transport.js';
 
 /** Sends an answer to the endpoint of the kind (the contract's `ANSWERS`), repeating what 7.5 allows but never after `until` (epoch ms). */
