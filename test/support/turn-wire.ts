@@ -141,6 +141,16 @@ export const encodingArb: fc.Arbitrary<Encoding> = fc.record({
   tight: fc.boolean(),
 });
 
+/** The usual way: LF line ends, no BOM, no comments, a space after each colon. */
+export const PLAIN: Encoding = { eol: '\n', bom: false, comments: false, tight: false };
+
+const encoder = new TextEncoder();
+
+/** The UTF-8 bytes of `events` written as `encoding` says (PLAIN by default). */
+export function sseBytes(events: readonly WireEvent[], encoding: Encoding = PLAIN): Uint8Array {
+  return encoder.encode(encodeSse(events, encoding));
+}
+
 /** The SSE text of `events` written as `encoding` says. */
 export function encodeSse(events: readonly WireEvent[], encoding: Encoding): string {
   const { eol } = encoding;

@@ -1,23 +1,17 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
-  Client,
   type StreamEvent,
   StreamInterruptedError,
   TurnError,
   type TurnStreamEvent,
   UnreadableTerminalError,
 } from '../../src/index.js';
-import { fakeFetch } from '../support/fake-fetch.js';
+import { fakeClient } from '../support/fake-client.js';
+import { type FakeFetch, fakeFetch } from '../support/fake-fetch.js';
 import { CHAT, finished, sseResponse, sseText, turnEvents, type WireEvent } from '../support/sse.js';
 
-function client(
-  fetch: ReturnType<typeof fakeFetch>['fetch'],
-  extra: { warn?: () => void; maxRetries?: number } = {},
-) {
-  return new Client({
-    baseUrl: 'https://api.test',
-    token: 't',
-    fetch,
+function client(fetch: FakeFetch, extra: { warn?: () => void; maxRetries?: number } = {}) {
+  return fakeClient(fetch, {
     retryDelay: { min: 1, max: 5 },
     ...(extra.maxRetries === undefined ? {} : { maxRetries: extra.maxRetries }),
     ...(extra.warn ? { logger: { warn: extra.warn } } : {}),

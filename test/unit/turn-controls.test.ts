@@ -1,11 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { AbortError, Client, StreamInterruptedError, type TerminalEvent } from '../../src/index.js';
 import { createMock } from '../../src/mock/index.js';
-import { fakeFetch, ok } from '../support/fake-fetch.js';
+import { fakeClient } from '../support/fake-client.js';
+import { type FakeFetch, fakeFetch, ok } from '../support/fake-fetch.js';
 import { CHAT, sseResponse, sseText, turnEvents } from '../support/sse.js';
 
-function client(fetch: ReturnType<typeof fakeFetch>['fetch']) {
-  return new Client({ baseUrl: 'https://api.test', token: 't', fetch, retryDelay: { min: 1, max: 5 } });
+function client(fetch: FakeFetch) {
+  return fakeClient(fetch, { retryDelay: { min: 1, max: 5 } });
 }
 
 const cancelled = (request: Request) => request.url.endsWith('/actions/cancel');

@@ -2,17 +2,17 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   AbortError,
   ApiError,
-  Client,
   RelayedTurnStream,
   type StreamEvent,
   StreamInterruptedError,
   TurnError,
 } from '../../src/index.js';
-import { fail, fakeFetch } from '../support/fake-fetch.js';
+import { fakeClient } from '../support/fake-client.js';
+import { type FakeFetch, fail, fakeFetch } from '../support/fake-fetch.js';
 import { CHAT, finished, sseResponse, sseText, turnEvents, type WireEvent } from '../support/sse.js';
 
-function client(fetch: ReturnType<typeof fakeFetch>['fetch']) {
-  return new Client({ baseUrl: 'https://api.test', token: 't', fetch, retryDelay: { min: 1, max: 5 } });
+function client(fetch: FakeFetch) {
+  return fakeClient(fetch, { retryDelay: { min: 1, max: 5 } });
 }
 
 async function collect<E>(stream: AsyncIterable<E>): Promise<E[]> {
@@ -73,7 +73,7 @@ describe('turns.stream', () => {
     const events: WireEvent[] = [...turnEvents(['a']), ['message.delta', { text: 'late', replace: false }]];
     const { fetch } = fakeFetch(sseResponse(sseText(events)));
     const warn = vi.fn();
-    const c = new Client({ baseUrl: 'https://api.test', token: 't', fetch, logger: { warn } });
+    const c = fakeClient(fetch, { logger: { warn } });
     const seen = await collect(c.turns.stream(CHAT, { content: 'x' }));
     expect(seen.at(-1)?.type).toBe('completed');
     expect(seen.some((e) => e.type === 'delta' && e.text === 'late')).toBe(false);
@@ -319,12 +319,7 @@ describe('turns.stream recovery', () => {
         sseResponse(sseText(whole.slice(0, 2)), { end: 'stall' }),
         sseResponse(sseText(whole)),
       );
-      const c = new Client({
-        baseUrl: 'https://api.test',
-        token: 't',
-        fetch,
-        retryDelay: { min: 1, max: 1 },
-      });
+      const c = fakeClient(fetch, { retryDelay: { min: 1, max: 1 } });
       const stream = c.turns.stream(CHAT, { content: 'x' });
       const done = collect(stream);
       await vi.advanceTimersByTimeAsync(44_000);
