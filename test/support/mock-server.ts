@@ -11,10 +11,15 @@ export function useMockServer(options: MockServerOptions = {}): MockServer {
 }
 
 /** Runs `test` against a mock server of its own on a free loopback port, closing it however `test` ends. */
+export async function withMockServer<T>(test: (server: MockServer) => Promise<T>): Promise<T>;
 export async function withMockServer<T>(
+  options: MockServerOptions,
   test: (server: MockServer) => Promise<T>,
-  options: MockServerOptions = {},
+): Promise<T>;
+export async function withMockServer<T>(
+  ...args: [(server: MockServer) => Promise<T>] | [MockServerOptions, (server: MockServer) => Promise<T>]
 ): Promise<T> {
+  const [options, test] = args.length === 1 ? [{}, args[0]] : args;
   const server = await startMockServer({ port: 0, ...options });
   try {
     return await test(server);
