@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { type RelayedStreamEvent, RelayedTurnStream } from '../../src/index.js';
+import { collect } from '../support/collect.js';
 import { itFuzzes } from '../support/fuzz.js';
 import {
   bodyOf,
@@ -16,10 +17,7 @@ import {
 } from '../support/turn-wire.js';
 
 async function read(chunks: Uint8Array[]): Promise<RelayedStreamEvent[]> {
-  const stream = RelayedTurnStream.fromReadableStream(bodyOf(chunks), { pings: true });
-  const events: RelayedStreamEvent[] = [];
-  for await (const event of stream) events.push(event);
-  return events;
+  return collect(RelayedTurnStream.fromReadableStream(bodyOf(chunks), { pings: true }));
 }
 
 describe('fuzz: stream bytes in any chunking', () => {

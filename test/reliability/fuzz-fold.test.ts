@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { type RelayedStreamEvent, RelayedTurnStream, type TurnStreamEvent } from '../../src/index.js';
 import type { FakeModel, InteractionAnswer, ModelAction } from '../../src/mock/index.js';
+import { collect } from '../support/collect.js';
 import { itFuzzes } from '../support/fuzz.js';
 import { useTarget } from '../support/mock-targets.js';
 import {
@@ -36,8 +37,7 @@ describe('fuzz: folding deltas, replaces, steps, pings and interactions', () => 
       const stream = RelayedTurnStream.fromReadableStream(bodyOf([sseBytes(wire)]), {
         pings: true,
       });
-      const events: RelayedStreamEvent[] = [];
-      for await (const event of stream) events.push(event);
+      const events = await collect(stream);
 
       // One event per op, in order, between the start and the end.
       const middle = events

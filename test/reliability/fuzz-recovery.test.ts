@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
-import type { TurnStreamEvent } from '../../src/index.js';
+import { collect } from '../support/collect.js';
 import { fakeClient } from '../support/fake-client.js';
 import { fakeFetch } from '../support/fake-fetch.js';
 import { itFuzzes } from '../support/fuzz.js';
@@ -54,8 +54,7 @@ describe('fuzz: a stream cut at any byte, then recovered through the key', () =>
         );
         const client = fakeClient(fetch, { retryDelay: { min: 0, max: 0 } });
         const stream = client.turns.stream(CHAT, { content: 'x' });
-        const events: TurnStreamEvent[] = [];
-        for await (const event of stream) events.push(event);
+        const events = await collect(stream);
 
         expect(events.filter((e) => e.type === 'start')).toHaveLength(1);
         expect(events.filter((e) => e.type === 'completed')).toHaveLength(1);

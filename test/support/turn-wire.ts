@@ -245,3 +245,8 @@ export function comparable(
 export function printed(events: readonly StreamEvent<unknown>[]): string {
   return events.reduce((text, e) => (e.type === 'delta' ? (e.replace ? e.text : text + e.text) : text), '');
 }
+
+/** Each delta of `events` as `[text, replace]`, in order. */
+export function deltaPairs(events: readonly StreamEvent<unknown>[]): (readonly [string, boolean])[] {
+  return events.flatMap((e) => (e.type === 'delta' ? [[e.text, e.replace] as const] : []));
+}

@@ -6,6 +6,7 @@ import {
   type StreamEvent,
   UnreadableTerminalError,
 } from '../../src/index.js';
+import { collect } from '../support/collect.js';
 import { fakeClient } from '../support/fake-client.js';
 import { type FakeFetch, fakeFetch } from '../support/fake-fetch.js';
 import { CHAT, finished, sseResponse, sseText, type WireEvent } from '../support/sse.js';
@@ -227,8 +228,7 @@ describe('what is not a delta', () => {
       ),
     );
     const stream = client(fetch).turns.stream(CHAT, { content: 'x' });
-    const events: StreamEvent<unknown>[] = [];
-    for await (const event of stream) events.push(event);
+    const events = await collect(stream);
     expect(events.map((e) => e.type)).toEqual(['start', 'delta', 'unknown', 'completed']);
     expect(stream.text).toBe('a');
   });
