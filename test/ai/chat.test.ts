@@ -11,6 +11,7 @@ import {
 } from '../../src/ai/index.js';
 import { Client } from '../../src/index.js';
 import { createMock } from '../../src/mock/index.js';
+import { mockClient } from '../support/mock-client.js';
 
 /** A mock, a client on it, a chat of the service, and the AI SDK's own `Chat` over the transport. */
 async function setup(options: Omit<ConvoChatTransportOptions, 'client'> = {}) {
@@ -245,8 +246,7 @@ describe('ConvoChatTransport under the AI SDK Chat', () => {
   });
 
   it("a bad chat id fails with the ValidationError's name and field, nothing sent", async () => {
-    const mock = createMock();
-    const client = new Client({ baseUrl: mock.url, token: 'mock-token', fetch: mock.fetch });
+    const { mock, client } = mockClient();
     const chat = new Chat<ConvoUIMessage>({
       id: 'not-a-chat',
       transport: new ConvoChatTransport({ client }),

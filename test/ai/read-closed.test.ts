@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { toUIMessageStream } from '../../src/ai/index.js';
-import { Client } from '../../src/index.js';
-import { createManualClock, createMock } from '../../src/mock/index.js';
+import { createManualClock } from '../../src/mock/index.js';
+import { mockClient } from '../support/mock-client.js';
 
 const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
 
 describe('the read of a mapped turn', () => {
   it('is closed when the turn ends: no idle watchdog is left to keep a server process alive', async () => {
     // A manual clock: the mock sets no timer, so the only one the read can leave is its watchdog.
-    const mock = createMock({ clock: createManualClock() });
-    const client = new Client({ baseUrl: mock.url, token: 'mock-token', fetch: mock.fetch });
+    const { client } = mockClient({ clock: createManualClock() });
     const { id } = await client.chats.create({});
     const before = timers();
     const chunks: string[] = [];

@@ -12,12 +12,10 @@ import {
   messageText,
   toUIMessageStream,
 } from '../../src/ai/index.js';
-import { Client } from '../../src/index.js';
-import { createMock } from '../../src/mock/index.js';
+import { mockClient } from '../support/mock-client.js';
 
 async function setup() {
-  const mock = createMock();
-  const client = new Client({ baseUrl: mock.url, token: 'mock-token', fetch: mock.fetch });
+  const { mock, client } = mockClient();
   const { id } = await client.chats.create({});
   const content = (turnId: number | undefined) =>
     mock.store.turns().find((turn) => turn.id === turnId)?.content;

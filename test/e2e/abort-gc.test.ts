@@ -1,9 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AbortError, Client } from '../../src/index.js';
+import { useLoopback } from '../support/loopback.js';
 
 // A fetch made with a Request object (as HTTP libraries often make) loses its abort once a GC ran: undici holds the
 // request's signal weakly. These tests force a GC between the response and the abort, over real HTTP.
@@ -14,33 +13,22 @@ const gc = runInNewContext('gc') as () => void;
 const SILENT = '3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
 /** A chat whose stream pings every 20 ms. */
 const PINGING = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
-let server: Server;
-let baseUrl: string;
 const closed: Array<() => void> = [];
 let open = 0;
 
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    open++;
-    response.writeHead(200, { 'content-type': 'text/event-stream' });
-    const chat = request.url?.includes(PINGING) ? PINGING : SILENT;
-    response.write(`event: message.start\ndata: {"chat_id":"${chat}","message_id":1,"request_id":"r"}\n\n`);
-    const timer =
-      chat === PINGING &&
-      setInterval(() => response.write(`event: ping\ndata: {"ts":${Date.now() / 1000}}\n\n`), 20);
-    request.socket.on('close', () => {
-      if (timer) clearInterval(timer);
-      open--;
-      closed.shift()?.();
-    });
+const server = useLoopback((request, response) => {
+  open++;
+  response.writeHead(200, { 'content-type': 'text/event-stream' });
+  const chat = request.url?.includes(PINGING) ? PINGING : SILENT;
+  response.write(`event: message.start\ndata: {"chat_id":"${chat}","message_id":1,"request_id":"r"}\n\n`);
+  const timer =
+    chat === PINGING &&
+    setInterval(() => response.write(`event: ping\ndata: {"ts":${Date.now() / 1000}}\n\n`), 20);
+  request.socket.on('close', () => {
+    if (timer) clearInterval(timer);
+    open--;
+    closed.shift()?.();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
 });
 
 function connectionClosed(): Promise<void> {
@@ -56,7 +44,7 @@ function connectionClosed(): Promise<void> {
 describe('abort after a garbage collection', () => {
   it("the caller's signal frees the connection even after a forced GC", async () => {
     const controller = new AbortController();
-    const stream = new Client({ baseUrl, token: 't' }).turns.stream(
+    const stream = new Client({ baseUrl: server.url, token: 't' }).turns.stream(
       SILENT,
       { content: 'x' },
       { signal: controller.signal },
@@ -73,7 +61,7 @@ describe('abort after a garbage collection', () => {
   });
 
   it('stream.abort() frees the connection even after a forced GC', async () => {
-    const stream = new Client({ baseUrl, token: 't' }).turns.stream(SILENT, { content: 'x' });
+    const stream = new Client({ baseUrl: server.url, token: 't' }).turns.stream(SILENT, { content: 'x' });
     const iterator = stream[Symbol.asyncIterator]();
     await iterator.next();
     gc();
@@ -84,7 +72,7 @@ describe('abort after a garbage collection', () => {
   });
 
   it('breaking out of a for await frees the connection', async () => {
-    const stream = new Client({ baseUrl, token: 't' }).turns.stream(
+    const stream = new Client({ baseUrl: server.url, token: 't' }).turns.stream(
       PINGING,
       { content: 'x' },
       { pings: true },

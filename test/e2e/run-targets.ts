@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
+import { startedForSuite } from '../support/started.js';
 import { TARGETS, type Target } from './targets.js';
 
 /** One e2e case: a name citing its spec section, and what it does with a target. */
@@ -15,13 +16,7 @@ export const READING = 'reading:';
 export function runOnTargets(suite: string, cases: readonly Case[]): void {
   for (const { name, start } of TARGETS) {
     describe(`${suite} via ${name}`, () => {
-      let target: Target;
-      beforeAll(async () => {
-        target = await start();
-      });
-      afterAll(async () => {
-        await target?.close();
-      });
+      const target = startedForSuite(start, (started) => started.close());
       for (const [title, run] of cases) {
         it(title, (context) => {
           if (title.startsWith(READING) && !target.mock)

@@ -1,19 +1,10 @@
 import { expect } from 'vitest';
 import { ApiError, TurnError, type TurnStreamEvent } from '../../src/index.js';
+import { collect } from '../support/collect.js';
+import { printed } from '../support/turn-wire.js';
 import { type Case, needsInProcessMock, runOnTargets } from './run-targets.js';
 
 const newChatId = () => crypto.randomUUID();
-
-async function collect(stream: AsyncIterable<TurnStreamEvent>): Promise<TurnStreamEvent[]> {
-  const events: TurnStreamEvent[] = [];
-  for await (const event of stream) events.push(event);
-  return events;
-}
-
-/** The text a reader that prints each delta as it comes would show: suffixes appended, replaces restarted. */
-function printed(events: TurnStreamEvent[]): string {
-  return events.reduce((text, e) => (e.type === 'delta' ? (e.replace ? e.text : text + e.text) : text), '');
-}
 
 const cases: Case[] = [
   [

@@ -1,9 +1,9 @@
 import { request as httpRequest } from 'node:http';
 import { hostname, networkInterfaces } from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { exposedWarning, main } from '../../src/mock/adapters/command.js';
 import { isLoopback, reachableHosts } from '../../src/mock/adapters/host-names.js';
-import { type MockServer, startMockServer } from '../../src/mock/index.js';
+import { useMockServer } from '../support/mock-server.js';
 import { fakeIo } from './helpers.js';
 
 /** GET `path` of `url` with `Host: host` (node:http lets a test set it; fetch does not). */
@@ -55,13 +55,11 @@ describe('the names a server is reached by', () => {
 });
 
 describe('startMockServer on 0.0.0.0 with the inspector', () => {
-  let server: MockServer;
+  const server = useMockServer({ host: '0.0.0.0', inspector: true });
   let port: string;
-  beforeAll(async () => {
-    server = await startMockServer({ host: '0.0.0.0', port: 0, inspector: true });
+  beforeAll(() => {
     port = new URL(server.url).port;
   });
-  afterAll(() => server.close());
 
   it('answers to loopback names, the machine own addresses and its host name', async () => {
     const addresses = Object.values(networkInterfaces())

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Client } from '../../src/index.js';
-import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { BODY_CAP, MAX_EXCHANGES } from '../../src/mock/inspector/exchanges.js';
+import { useMockServer, withMockServer } from '../support/mock-server.js';
 
 // What the inspector records of each exchange, its filters, faults armed from the page and the HAR export.
 const TOKEN = 'tok_exchanges_secret_51d0';
@@ -10,7 +10,10 @@ const NAMED = 'tok_named_secret_c0ffee';
 const json = { 'content-type': 'application/json' };
 
 describe('the inspector: exchanges, filters, faults, export', () => {
-  let server: MockServer;
+  const server = useMockServer({
+    inspector: true,
+    tokens: [{ token: TOKEN }, { token: OTHER, userId: 1 }, { token: NAMED, userId: 2, name: 'alice' }],
+  });
   let client: Client;
   const get = async (path: string) => {
     const reply = await fetch(`${server.url}${path}`);
@@ -24,15 +27,9 @@ describe('the inspector: exchanges, filters, faults, export', () => {
     fetch(`${server.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
   const requests = async (query = '') => (await get(`/_inspector/state${query}`)).json().requests;
 
-  beforeAll(async () => {
-    server = await startMockServer({
-      port: 0,
-      inspector: true,
-      tokens: [{ token: TOKEN }, { token: OTHER, userId: 1 }, { token: NAMED, userId: 2, name: 'alice' }],
-    });
+  beforeAll(() => {
     client = new Client({ baseUrl: server.url, token: TOKEN, retryDelay: { min: 1, max: 5 } });
   });
-  afterAll(() => server.close());
   beforeEach(async () => {
     expect((await post('/_inspector/reset', {})).status).toBe(200);
   });
@@ -253,8 +250,7 @@ describe('the inspector: exchanges, filters, faults, export', () => {
   });
 
   it('replaces a short token in the path, the query and the HAR url, and takes chatId from the scrubbed path', async () => {
-    const short = await startMockServer({ port: 0, inspector: true, tokens: [{ token: 'alice' }] });
-    try {
+    await withMockServer({ inspector: true, tokens: [{ token: 'alice' }] }, async (short) => {
       await fetch(`${short.url}/api/v1/chats/alice/turns?x=alice&y=%61lice`, {
         headers: { authorization: 'Bearer alice' },
       });
@@ -265,9 +261,7 @@ describe('the inspector: exchanges, filters, faults, export', () => {
       const har = await (await fetch(`${short.url}/_inspector/har`)).text();
       expect(har).not.toMatch(/alice/);
       expect(har).toContain('[token #1]');
-    } finally {
-      await short.close();
-    }
+    });
   });
 
   it('credits a fault to the request that used it: a GET finishing during a send delay is not marked', async () => {

@@ -2,8 +2,10 @@ import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../src/index.js';
-import { createMock, type FakeModel, startMockServer } from '../../src/mock/index.js';
+import { createMock, type FakeModel } from '../../src/mock/index.js';
 import { errorResponse, mswHandlers } from '../../src/mock/msw.js';
+import { mockClient } from '../support/mock-client.js';
+import { withMockServer } from '../support/mock-server.js';
 
 // The README's recipe: a turn exported from the inspector as HAR, replayed as an msw override or as a
 // scripted model.
@@ -19,8 +21,7 @@ describe('a turn exported as HAR, replayed in a test', () => {
   const msw = setupServer();
 
   beforeAll(async () => {
-    const server = await startMockServer({ port: 0, inspector: true });
-    try {
+    await withMockServer({ inspector: true }, async (server) => {
       const client = new Client({ baseUrl: server.url, token: 'mock-token' });
       const turn = await client.turns
         .stream(crypto.randomUUID(), { content: 'Hi [[mock:words n=5]] [[mock:failover]]' })
@@ -29,9 +30,7 @@ describe('a turn exported as HAR, replayed in a test', () => {
       server.mock.faults.add({ route: 'send', respond: { status: 409, code: 'api_v1_chat_busy' } });
       await client.turns.send(crypto.randomUUID(), { content: 'x' }).catch(() => {});
       entries = (await (await fetch(`${server.url}/_inspector/har`)).json()).log.entries;
-    } finally {
-      await server.close();
-    }
+    });
     msw.listen();
   });
   afterAll(() => msw.close());
@@ -78,8 +77,7 @@ describe('a turn exported as HAR, replayed in a test', () => {
     const model: FakeModel = async function* () {
       for (const delta of deltas) yield { type: delta.replace ? 'replace' : 'text', text: delta.text };
     };
-    const mock = createMock({ model });
-    const client = new Client({ baseUrl: mock.url, token: 'mock-token', fetch: mock.fetch });
+    const { client } = mockClient({ model });
     const turn = await client.turns.stream(crypto.randomUUID(), { content: 'anything' }).finalTurn();
     expect(turn.content).toBe(recorded);
   });

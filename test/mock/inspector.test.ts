@@ -1,8 +1,8 @@
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../src/index.js';
-import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { TimelineBuilder } from '../../src/mock/inspector/timeline.js';
+import { useMockServer, withMockServer } from '../support/mock-server.js';
 
 // The inspector of `startMockServer({ inspector: true })` (what `convo-mock` serves unless --no-inspector).
 const TOKEN = 'tok_inspector_secret_4f2a';
@@ -42,17 +42,11 @@ function raw(
 const json = { 'content-type': 'application/json' };
 
 describe('the mock inspector', () => {
-  let server: MockServer;
+  const server = useMockServer({ inspector: true, tokens: [{ token: TOKEN }, { token: OTHER, userId: 2 }] });
   let client: Client;
-  beforeAll(async () => {
-    server = await startMockServer({
-      port: 0,
-      inspector: true,
-      tokens: [{ token: TOKEN }, { token: OTHER, userId: 2 }],
-    });
+  beforeAll(() => {
     client = new Client({ baseUrl: server.url, token: TOKEN });
   });
-  afterAll(() => server.close());
 
   it('GET / serves the page: HTML, not framable, no CORS', async () => {
     const page = await raw(server.url, '/', { headers: { origin: 'http://evil.test' } });
@@ -217,16 +211,13 @@ describe('the mock inspector', () => {
 
 describe('without the inspector', () => {
   it('GET / and /_inspector/state are what they always were: the API 404', async () => {
-    const server = await startMockServer({ port: 0 });
-    try {
+    await withMockServer(async (server) => {
       for (const path of ['/', '/_inspector/state']) {
         const reply = await fetch(`${server.url}${path}`);
         expect(reply.status).toBe(404);
         expect(await reply.json()).toMatchObject({ message_code: 'api_v1_not_found' });
       }
-    } finally {
-      await server.close();
-    }
+    });
   });
 });
 

@@ -1,15 +1,12 @@
 import { Agent, request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../../src/mock/index.js';
+import { describe, expect, it } from 'vitest';
+import { startMockServer } from '../../src/mock/index.js';
+import { useMockServer, withMockServer } from '../support/mock-server.js';
 import { parseReply, postStream } from './helpers.js';
 import { EventReader } from './sse.js';
 
 describe('8 served over HTTP by startMockServer', () => {
-  let server: MockServer;
-  beforeAll(async () => {
-    server = await startMockServer({ port: 0, tokens: [{ token: 'a', scopes: ['skills:read'] }] });
-  });
-  afterAll(() => server.close());
+  const server = useMockServer({ tokens: [{ token: 'a', scopes: ['skills:read'] }] });
 
   it('port 0 picks a free port; url is http://127.0.0.1:PORT with the real port', () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -44,8 +41,7 @@ describe('8 served over HTTP by startMockServer', () => {
   });
 
   it('openResponses() counts a stream left open, and 0 once its reader aborted', async () => {
-    const served = await startMockServer({ port: 0 });
-    try {
+    await withMockServer(async (served) => {
       const headers = { authorization: 'Bearer mock-token' };
       await (await fetch(`${served.url}/api/v1/skills`, { headers })).text(); // an idle keep-alive
       expect(served.openResponses()).toBe(0);
@@ -54,9 +50,7 @@ describe('8 served over HTTP by startMockServer', () => {
       expect(served.openResponses()).toBe(1);
       reader.abort();
       await expect.poll(() => served.openResponses()).toBe(0);
-    } finally {
-      await served.close();
-    }
+    });
   });
 
   it('a taken port rejects', async () => {
@@ -90,8 +84,7 @@ describe('8 served over HTTP by startMockServer', () => {
 
 describe('faults over HTTP', () => {
   it('a dropped connection destroys the socket: fetch rejects, the turn is stored', async () => {
-    const server = await startMockServer({ port: 0 });
-    try {
+    await withMockServer(async (server) => {
       server.mock.faults.add({ route: 'send', drop: 'before-response' });
       const attempt = fetch(`${server.url}/api/v1/chats/${crypto.randomUUID()}/messages`, {
         method: 'POST',
@@ -104,29 +97,23 @@ describe('faults over HTTP', () => {
       });
       await expect(attempt).rejects.toThrow(TypeError);
       expect(server.mock.runs('k')).toBe(1);
-    } finally {
-      await server.close();
-    }
+    });
   });
 });
 
 describe('streams over HTTP', () => {
   it('4.4 events arrive one by one over a real socket; eventsource-parser reads them', async () => {
-    const server = await startMockServer({ port: 0 });
-    try {
+    await withMockServer(async (server) => {
       const response = await postStream(server.url, 'over http');
       expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
       const events = await new EventReader(response.body!).rest();
       expect(events.map((e) => e.event).at(-1)).toBe('message.completed');
       expect(events.at(-1)?.data.content).toBe('Mock answer: over http');
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   it('4.4 a client that disconnects mid-stream does not stop the turn', async () => {
-    const server = await startMockServer({ port: 0 });
-    try {
+    await withMockServer(async (server) => {
       const controller = new AbortController();
       const response = await postStream(server.url, '[[mock:slow ms=20]] [[mock:words n=5]]', {
         signal: controller.signal,
@@ -142,16 +129,13 @@ describe('streams over HTTP', () => {
         status: 'completed',
         content: 'word1 word2 word3 word4 word5',
       });
-    } finally {
-      await server.close();
-    }
+    });
   });
 });
 
 describe('stream faults over HTTP', () => {
   it('cutAfterEvents: the headers and N events arrive, then the connection resets mid-body', async () => {
-    const server = await startMockServer({ port: 0 });
-    try {
+    await withMockServer(async (server) => {
       server.mock.faults.add({ route: 'stream', cutAfterEvents: 3 });
       const response = await postStream(server.url, '[[mock:words n=12]]');
       expect(response.status).toBe(200);
@@ -161,8 +145,6 @@ describe('stream faults over HTTP', () => {
       await expect(reader.next()).rejects.toThrow();
       await new Promise((resolve) => setTimeout(resolve, 20));
       expect(server.mock.store.turns()[0]?.status).toBe('completed');
-    } finally {
-      await server.close();
-    }
+    });
   });
 });

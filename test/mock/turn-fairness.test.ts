@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIRECTIVE_LIMITS, type MockServer, startMockServer } from '../../src/mock/index.js';
+import { describe, expect, it } from 'vitest';
+import { DIRECTIVE_LIMITS } from '../../src/mock/index.js';
+import { useMockServer } from '../support/mock-server.js';
 
 // Loose on purpose: on a loaded 2-core machine the OS alone delays a request by tens, at times hundreds,
 // of ms. A turn that held the event loop delayed them by the whole turn (100,000 words: 0.4 s alone,
@@ -8,12 +9,8 @@ const MEDIAN_MS = 250;
 const WORST_MS = 1000;
 
 describe('the turn engine yields to other requests, over real HTTP', () => {
-  let server: MockServer;
+  const server = useMockServer();
   const headers = { authorization: 'Bearer mock-token', 'content-type': 'application/json' };
-  beforeAll(async () => {
-    server = await startMockServer({ port: 0 });
-  });
-  afterAll(() => server.close());
 
   it(`during the largest synchronous turn (words n=${DIRECTIVE_LIMITS.wordsN}), another client's GET /skills is answered while it runs (median under ${MEDIAN_MS} ms, none over ${WORST_MS} ms)`, async () => {
     // A first request, so that connection set-up is not counted.

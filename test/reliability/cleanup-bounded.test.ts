@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   AbortError,
-  Client,
   RedirectError,
   RelayedTurnStream,
   ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
 } from '../../src/index.js';
-import { fakeFetch, skill } from '../support/fake-fetch.js';
+import { fakeClient } from '../support/fake-client.js';
+import { type FakeFetch, fakeFetch, skill } from '../support/fake-fetch.js';
 import { CHAT, sseText, turnEvents, type WireEvent } from '../support/sse.js';
 import { type StuckProbe, stuckResponse } from '../support/stuck-cancel.js';
 
@@ -16,11 +16,8 @@ import { type StuckProbe, stuckResponse } from '../support/stuck-cancel.js';
 // wait on it: each test ends with its typed error or its result well within its own timeout.
 const QUICK = 2_000;
 
-function client(fetch: ReturnType<typeof fakeFetch>['fetch'], maxResponseBytes?: number) {
-  return new Client({
-    baseUrl: 'https://api.test',
-    token: 't',
-    fetch,
+function client(fetch: FakeFetch, maxResponseBytes?: number) {
+  return fakeClient(fetch, {
     retryDelay: { min: 1, max: 5 },
     ...(maxResponseBytes === undefined ? {} : { maxResponseBytes }),
   });

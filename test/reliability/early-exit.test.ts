@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { AbortError, type TurnStream } from '../../src/index.js';
 import { trackResources, trackUnhandled, withDeadline } from '../support/leaks.js';
-import { MOCK_TARGETS, type MockTarget } from '../support/mock-targets.js';
+import { describeOnTargets } from '../support/mock-targets.js';
 
 /**
  * A caller that stops reading a stream early (breaks out of its loop, aborts it, or aborts its signal)
@@ -31,43 +31,33 @@ const WAYS: Array<[string, (stream: TurnStream, controller: AbortController) => 
   ],
 ];
 
-for (const { name, start } of MOCK_TARGETS) {
-  describe(`stopping early via ${name}`, () => {
-    let target: MockTarget;
-    beforeAll(async () => {
-      target = await start();
-    });
-    afterAll(() => target.close());
-
-    for (const [way, stop] of WAYS) {
-      it(`4.4 a caller that ${way} leaves no connection, timer or rejection behind; the turn completes`, async () => {
+describeOnTargets('stopping early', (target) => {
+  for (const [way, stop] of WAYS) {
+    it(`4.4 a caller that ${way} leaves no connection, timer or rejection behind; the turn completes`, async () => {
+      await target.quiesce();
+      const resources = trackResources();
+      const unhandled = trackUnhandled();
+      try {
+        const controller = new AbortController();
+        const chatId = crypto.randomUUID();
+        const stream = target.client().turns.stream(chatId, { content: SLOW }, { signal: controller.signal });
+        const outcome = await withDeadline(
+          stop(stream, controller).then(
+            () => 'stopped',
+            (error: unknown) => error,
+          ),
+          5_000,
+          way,
+        );
+        if (outcome !== 'stopped') expect(outcome).toBeInstanceOf(AbortError);
         await target.quiesce();
-        const resources = trackResources();
-        const unhandled = trackUnhandled();
-        try {
-          const controller = new AbortController();
-          const chatId = crypto.randomUUID();
-          const stream = target
-            .client()
-            .turns.stream(chatId, { content: SLOW }, { signal: controller.signal });
-          const outcome = await withDeadline(
-            stop(stream, controller).then(
-              () => 'stopped',
-              (error: unknown) => error,
-            ),
-            5_000,
-            way,
-          );
-          if (outcome !== 'stopped') expect(outcome).toBeInstanceOf(AbortError);
-          await target.quiesce();
-          await resources.settle();
-          expect(target.mock.store.turns().find((turn) => turn.chat_id === chatId)?.status).toBe('completed');
-          expect(unhandled.reasons).toEqual([]);
-        } finally {
-          resources.stop();
-          unhandled.stop();
-        }
-      });
-    }
-  });
-}
+        await resources.settle();
+        expect(target.mock.store.turns().find((turn) => turn.chat_id === chatId)?.status).toBe('completed');
+        expect(unhandled.reasons).toEqual([]);
+      } finally {
+        resources.stop();
+        unhandled.stop();
+      }
+    });
+  }
+});

@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ApiError,
   type Client,
@@ -12,7 +12,7 @@ import {
 } from '../../src/index.js';
 import { MAX_BODY_BYTES } from '../../src/mock/index.js';
 import { trackResources, trackUnhandled, withDeadline } from '../support/leaks.js';
-import { MOCK_TARGETS, type MockTarget } from '../support/mock-targets.js';
+import { describeOnTargets, type MockTarget } from '../support/mock-targets.js';
 import { printed } from '../support/turn-wire.js';
 import {
   ANSWER,
@@ -200,51 +200,43 @@ async function readLater(target: MockTarget, path: Path, row: FaultRow, ids: Ids
   expect(target.mock.runs(ids.key)).toBe(1);
 }
 
-for (const { name, start } of MOCK_TARGETS) {
-  describe(`fault matrix via ${name}`, () => {
-    let target: MockTarget;
-    beforeAll(async () => {
-      target = await start();
-    });
-    afterAll(() => target?.close());
-
-    for (const { row, path, expected } of cells()) {
-      it(`${row.spec} ${row.fault} | ${path}`, async () => {
-        const { mock } = target;
-        mock.faults.clear();
+describeOnTargets('fault matrix', (target) => {
+  for (const { row, path, expected } of cells()) {
+    it(`${row.spec} ${row.fault} | ${path}`, async () => {
+      const { mock } = target;
+      mock.faults.clear();
+      target.requests.length = 0;
+      await target.quiesce();
+      const resources = trackResources();
+      const unhandled = trackUnhandled();
+      try {
+        const client = target.client();
+        const ids: Ids = { chatId: crypto.randomUUID(), key: crypto.randomUUID() };
+        const busy = row.busy ? await occupy(client, ids.chatId) : undefined;
+        if (busy) ids.busyMessageId = busy.messageId;
         target.requests.length = 0;
+        for (const fault of row.faults?.(ROUTE_OF[path]) ?? []) mock.faults.add(fault);
+        const result = await withDeadline(
+          call(client, path, row, ids.chatId, ids.key),
+          DEADLINE_MS,
+          row.fault,
+        );
+        await busy?.release();
+        check(target, path, expected, result, ids);
+        mock.faults.clear();
+        if (expected.readLater) await readLater(target, path, row, ids);
+        // Nothing left behind: no turn running, no connection open, no timer, no unhandled rejection.
         await target.quiesce();
-        const resources = trackResources();
-        const unhandled = trackUnhandled();
-        try {
-          const client = target.client();
-          const ids: Ids = { chatId: crypto.randomUUID(), key: crypto.randomUUID() };
-          const busy = row.busy ? await occupy(client, ids.chatId) : undefined;
-          if (busy) ids.busyMessageId = busy.messageId;
-          target.requests.length = 0;
-          for (const fault of row.faults?.(ROUTE_OF[path]) ?? []) mock.faults.add(fault);
-          const result = await withDeadline(
-            call(client, path, row, ids.chatId, ids.key),
-            DEADLINE_MS,
-            row.fault,
-          );
-          await busy?.release();
-          check(target, path, expected, result, ids);
-          mock.faults.clear();
-          if (expected.readLater) await readLater(target, path, row, ids);
-          // Nothing left behind: no turn running, no connection open, no timer, no unhandled rejection.
-          await target.quiesce();
-          await resources.settle();
-          expect(unhandled.reasons).toEqual([]);
-        } finally {
-          mock.faults.clear();
-          resources.stop();
-          unhandled.stop();
-        }
-      });
-    }
-  });
-}
+        await resources.settle();
+        expect(unhandled.reasons).toEqual([]);
+      } finally {
+        mock.faults.clear();
+        resources.stop();
+        unhandled.stop();
+      }
+    });
+  }
+});
 
 describe('RELIABILITY.md', () => {
   it('publishes the fault matrix exactly as tested', () => {

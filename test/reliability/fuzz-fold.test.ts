@@ -1,22 +1,20 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { type RelayedStreamEvent, RelayedTurnStream, type TurnStreamEvent } from '../../src/index.js';
 import type { FakeModel, InteractionAnswer, ModelAction } from '../../src/mock/index.js';
-import { fuzz, fuzzTimeout } from '../support/fuzz.js';
-import { fetchTarget, type MockTarget } from '../support/mock-targets.js';
+import { collect } from '../support/collect.js';
+import { itFuzzes } from '../support/fuzz.js';
+import { useTarget } from '../support/mock-targets.js';
 import {
   bodyOf,
-  encodeSse,
   foldOps,
   type Op,
   opsArb,
   printed,
+  sseBytes,
   textArb,
   turnWire,
 } from '../support/turn-wire.js';
-
-const encoder = new TextEncoder();
-const PLAIN = { eol: '\n', bom: false, comments: false, tight: false } as const;
 
 const TYPE_OF: Record<Op['t'], RelayedStreamEvent['type']> = {
   delta: 'delta',
@@ -27,45 +25,38 @@ const TYPE_OF: Record<Op['t'], RelayedStreamEvent['type']> = {
 };
 
 describe('fuzz: folding deltas, replaces, steps, pings and interactions', () => {
-  it(
+  itFuzzes(
     '6 every snapshot is the model of the text so far; the terminal content is authoritative',
-    () =>
-      fuzz(
-        'fold',
-        fc.asyncProperty(opsArb, fc.option(textArb, { nil: undefined }), async (ops, divergent) => {
-          const model = foldOps(ops);
-          // Sometimes the terminal event says something else than the deltas: it wins, in one change.
-          const content = divergent === undefined ? model : divergent;
-          const wire = turnWire(ops, { kind: 'completed', content });
-          const stream = RelayedTurnStream.fromReadableStream(
-            bodyOf([encoder.encode(encodeSse(wire, PLAIN))]),
-            {
-              pings: true,
-            },
-          );
-          const events: RelayedStreamEvent[] = [];
-          for await (const event of stream) events.push(event);
+    'fold',
+    2,
+    fc.asyncProperty(opsArb, fc.option(textArb, { nil: undefined }), async (ops, divergent) => {
+      const model = foldOps(ops);
+      // Sometimes the terminal event says something else than the deltas: it wins, in one change.
+      const content = divergent === undefined ? model : divergent;
+      const wire = turnWire(ops, { kind: 'completed', content });
+      const stream = RelayedTurnStream.fromReadableStream(bodyOf([sseBytes(wire)]), {
+        pings: true,
+      });
+      const events = await collect(stream);
 
-          // One event per op, in order, between the start and the end.
-          const middle = events
-            .slice(1, content === model ? -1 : undefined)
-            .filter((e) => e.type !== 'completed');
-          const expectedTypes = ops.map((op) => TYPE_OF[op.t]);
-          expect(middle.slice(0, ops.length).map((e) => e.type)).toEqual(expectedTypes);
-          let text = '';
-          ops.forEach((op, i) => {
-            if (op.t !== 'delta') return;
-            text = op.replace ? op.text : text + op.text;
-            expect((middle[i] as Extract<RelayedStreamEvent, { type: 'delta' }>).snapshot).toBe(text);
-          });
-          // A divergent terminal content adds at most one corrective delta.
-          expect(events.length - 2 - ops.length).toBe(content === model ? 0 : 1);
-          expect(printed(events)).toBe(content);
-          expect(stream.text).toBe(content);
-          expect((await stream.finalTurn()).content).toBe(content);
-        }),
-      ),
-    fuzzTimeout(2),
+      // One event per op, in order, between the start and the end.
+      const middle = events
+        .slice(1, content === model ? -1 : undefined)
+        .filter((e) => e.type !== 'completed');
+      const expectedTypes = ops.map((op) => TYPE_OF[op.t]);
+      expect(middle.slice(0, ops.length).map((e) => e.type)).toEqual(expectedTypes);
+      let text = '';
+      ops.forEach((op, i) => {
+        if (op.t !== 'delta') return;
+        text = op.replace ? op.text : text + op.text;
+        expect((middle[i] as Extract<RelayedStreamEvent, { type: 'delta' }>).snapshot).toBe(text);
+      });
+      // A divergent terminal content adds at most one corrective delta.
+      expect(events.length - 2 - ops.length).toBe(content === model ? 0 : 1);
+      expect(printed(events)).toBe(content);
+      expect(stream.text).toBe(content);
+      expect((await stream.finalTurn()).content).toBe(content);
+    }),
   );
 });
 
@@ -114,45 +105,38 @@ function modelOf(steps: readonly Step[]): FakeModel {
 }
 
 describe('fuzz: a random fake model through the mock and the client', () => {
-  let target: MockTarget;
-  beforeAll(async () => {
-    target = await fetchTarget();
-  });
-  afterAll(() => target.close());
+  const target = useTarget();
 
-  it(
+  itFuzzes(
     '4.4, 4.5, 6 the caller, the terminal event and the saved turn all hold the model’s text, each character once',
-    () =>
-      fuzz(
-        'mock-fold',
-        fc.asyncProperty(fc.array(stepArb, { maxLength: 16 }), async (steps) => {
-          // A fresh state per run: what is checked below reads the whole store.
-          target.mock.reset();
-          target.mock.setModel(modelOf(steps));
-          const client = target.client();
-          const chatId = crypto.randomUUID();
-          const approvals = steps.flatMap((step) => (step.t === 'tool' ? [step.approve] : []));
-          let asked = 0;
-          const events: TurnStreamEvent[] = [];
-          const turn = await client.turns.run(
-            chatId,
-            { content: 'fuzz' },
-            { onToolApproval: () => approvals[asked++] ?? false, onEvent: (event) => events.push(event) },
-          );
-          const model = steps.reduce(
-            (text, step) => (step.t === 'text' ? text + step.text : step.t === 'replace' ? step.text : text),
-            '',
-          );
-          expect(turn.status).toBe('completed');
-          expect(turn.content).toBe(model);
-          expect(printed(events)).toBe(model);
-          expect(asked).toBe(approvals.length);
-          const stored = target.mock.store.turns().find((t) => t.chat_id === chatId);
-          expect(stored?.content).toBe(model);
-          const toolsRun = stored?.steps.filter((s) => s.tool_calls?.length).length;
-          expect(toolsRun).toBe(approvals.filter(Boolean).length);
-        }),
-      ),
-    fuzzTimeout(10),
+    'mock-fold',
+    10,
+    fc.asyncProperty(fc.array(stepArb, { maxLength: 16 }), async (steps) => {
+      // A fresh state per run: what is checked below reads the whole store.
+      target.mock.reset();
+      target.mock.setModel(modelOf(steps));
+      const client = target.client();
+      const chatId = crypto.randomUUID();
+      const approvals = steps.flatMap((step) => (step.t === 'tool' ? [step.approve] : []));
+      let asked = 0;
+      const events: TurnStreamEvent[] = [];
+      const turn = await client.turns.run(
+        chatId,
+        { content: 'fuzz' },
+        { onToolApproval: () => approvals[asked++] ?? false, onEvent: (event) => events.push(event) },
+      );
+      const model = steps.reduce(
+        (text, step) => (step.t === 'text' ? text + step.text : step.t === 'replace' ? step.text : text),
+        '',
+      );
+      expect(turn.status).toBe('completed');
+      expect(turn.content).toBe(model);
+      expect(printed(events)).toBe(model);
+      expect(asked).toBe(approvals.length);
+      const stored = target.mock.store.turns().find((t) => t.chat_id === chatId);
+      expect(stored?.content).toBe(model);
+      const toolsRun = stored?.steps.filter((s) => s.tool_calls?.length).length;
+      expect(toolsRun).toBe(approvals.filter(Boolean).length);
+    }),
   );
 });

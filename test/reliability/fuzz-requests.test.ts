@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect } from 'vitest';
 import { ApiError, type Client, ConvoError, ValidationError } from '../../src/index.js';
-import { fuzz, fuzzTimeout } from '../support/fuzz.js';
+import { itFuzzes } from '../support/fuzz.js';
 import {
   bool,
   chatIdArb,
@@ -12,7 +12,7 @@ import {
   queryInt,
   str,
 } from '../support/input-arbitraries.js';
-import { fetchTarget, type MockTarget, TOKEN } from '../support/mock-targets.js';
+import { type MockTarget, TOKEN, useTarget } from '../support/mock-targets.js';
 
 /**
  * Random request bodies for every endpoint. Each is either refused by the client before anything is sent,
@@ -262,14 +262,12 @@ async function rawReply(target: MockTarget, request: { method: string; path: str
 const UNKNOWN_FIELDS = ['x_extra', 'note', 'meta'];
 
 describe('fuzz: random request bodies for every endpoint', () => {
-  let target: MockTarget;
+  const target = useTarget();
   beforeAll(async () => {
-    target = await fetchTarget();
     const client = target.client();
     chatId = (await client.chats.create({})).id;
     skillId = (await client.skills.create({ name: 'Tone', instructions: 'Be brief.' })).id;
   });
-  afterAll(() => target.close());
 
   for (const endpoint of ENDPOINTS) {
     const params: fc.Arbitrary<string | number> =
@@ -304,49 +302,42 @@ describe('fuzz: random request bodies for every endpoint', () => {
         return out;
       });
 
-    it(
+    itFuzzes(
       `${endpoint.name}: refused before sending with the field named, or accepted by the mock`,
-      () =>
-        fuzz(
-          `requests ${endpoint.name}`,
-          fc.asyncProperty(bodies, params, async (body, param) => {
-            const client = target.client({ maxRetries: 0 });
-            const sentBefore = target.requests.length;
-            let outcome: unknown;
-            try {
-              outcome = await endpoint.call(client, body, param);
-            } catch (error) {
-              outcome = error;
-            }
-            const sent = target.requests.length > sentBefore;
-            // Never a crash: a result, or one of the SDK's errors.
-            if (outcome instanceof Error) expect(outcome, String(outcome)).toBeInstanceOf(ConvoError);
+      `requests ${endpoint.name}`,
+      6,
+      fc.asyncProperty(bodies, params, async (body, param) => {
+        const client = target.client({ maxRetries: 0 });
+        const sentBefore = target.requests.length;
+        let outcome: unknown;
+        try {
+          outcome = await endpoint.call(client, body, param);
+        } catch (error) {
+          outcome = error;
+        }
+        const sent = target.requests.length > sentBefore;
+        // Never a crash: a result, or one of the SDK's errors.
+        if (outcome instanceof Error) expect(outcome, String(outcome)).toBeInstanceOf(ConvoError);
 
-            if (outcome instanceof ValidationError) {
-              expect(sent, 'a ValidationError is thrown before anything is sent').toBe(false);
-              const head = outcome.field.split('.')[0] ?? '';
-              expect([
-                ...Object.keys(endpoint.fields),
-                endpoint.param,
-                '(body)',
-                ...UNKNOWN_FIELDS,
-              ]).toContain(head);
-              // The service refuses it too: the client is not stricter than the contract.
-              const reply = await rawReply(target, endpoint.raw(body, param));
-              expect(
-                [400, 404, 409, 422],
-                `mock accepted what the client refused: ${outcome.message}`,
-              ).toContain(reply.status);
-              return;
-            }
-            expect(sent).toBe(true);
-            if (outcome instanceof ApiError && (outcome.status === 400 || outcome.status === 422)) {
-              // The client let through what the service refuses as invalid input.
-              expect(serviceOnly(outcome), `${outcome.message} ${JSON.stringify(outcome.data)}`).toBe(true);
-            }
-          }),
-        ),
-      fuzzTimeout(6),
+        if (outcome instanceof ValidationError) {
+          expect(sent, 'a ValidationError is thrown before anything is sent').toBe(false);
+          const head = outcome.field.split('.')[0] ?? '';
+          expect([...Object.keys(endpoint.fields), endpoint.param, '(body)', ...UNKNOWN_FIELDS]).toContain(
+            head,
+          );
+          // The service refuses it too: the client is not stricter than the contract.
+          const reply = await rawReply(target, endpoint.raw(body, param));
+          expect([400, 404, 409, 422], `mock accepted what the client refused: ${outcome.message}`).toContain(
+            reply.status,
+          );
+          return;
+        }
+        expect(sent).toBe(true);
+        if (outcome instanceof ApiError && (outcome.status === 400 || outcome.status === 422)) {
+          // The client let through what the service refuses as invalid input.
+          expect(serviceOnly(outcome), `${outcome.message} ${JSON.stringify(outcome.data)}`).toBe(true);
+        }
+      }),
     );
   }
 });

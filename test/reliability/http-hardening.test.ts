@@ -1,23 +1,13 @@
-import { Server } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../../src/mock/adapters/command.js';
-import { createMock, MAX_BODY_BYTES, startMockServer } from '../../src/mock/index.js';
+import { createMock, MAX_BODY_BYTES } from '../../src/mock/index.js';
+import { nodeServerAt, withMockServer } from '../support/mock-server.js';
 
 /**
  * The mock's HTTP server is safe to leave running on a developer machine: it listens on loopback unless
  * told otherwise, and it reads at most `MAX_BODY_BYTES` (8 MiB) of a request body (413 `api_v1_payload_too_large`), whether
  * the size is declared or not.
  */
-
-function listening(url: string): Server {
-  const port = Number(new URL(url).port);
-  const handles = (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles();
-  const server = handles.find(
-    (h): h is Server => h instanceof Server && (h.address() as { port?: number } | null)?.port === port,
-  );
-  if (!server) throw new Error('server not found');
-  return server;
-}
 
 /** A JSON body of exactly `bytes` bytes. */
 function bodyOf(bytes: number): string {
@@ -48,20 +38,16 @@ const headers = {
 describe('5, 8 the mock HTTP server', () => {
   it('binds 127.0.0.1 by default, from the API and from the convo-mock command line', async () => {
     expect(parseCommandLine(['--port', '0'])).toEqual({ help: false, server: { tokens: [], port: 0 } });
-    const server = await startMockServer({ port: 0 });
-    try {
+    await withMockServer(async (server) => {
       expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      expect(listening(server.url).address()).toMatchObject({ address: '127.0.0.1', family: 'IPv4' });
-    } finally {
-      await server.close();
-    }
+      expect(nodeServerAt(server.url).address()).toMatchObject({ address: '127.0.0.1', family: 'IPv4' });
+    });
   });
 
   it('caps request bodies at MAX_BODY_BYTES (8 MiB): 413 whether the size is declared or streamed, and goes on serving', async () => {
-    const server = await startMockServer({ port: 0 });
-    const send = (body: BodyInit, path = `/api/v1/chats/${crypto.randomUUID()}/messages`) =>
-      fetch(`${server.url}${path}`, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
-    try {
+    await withMockServer(async (server) => {
+      const send = (body: BodyInit, path = `/api/v1/chats/${crypto.randomUUID()}/messages`) =>
+        fetch(`${server.url}${path}`, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
       const declared = await send(bodyOf(MAX_BODY_BYTES + 1));
       expect([declared.status, (await declared.json()).message_code]).toEqual([
         413,
@@ -82,9 +68,7 @@ describe('5, 8 the mock HTTP server', () => {
       expect(after.status).toBe(200);
       await after.body?.cancel();
       expect(server.mock.store.turns()).toEqual([]);
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   it('the in-process mock applies the same cap', async () => {

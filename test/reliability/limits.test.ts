@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type Client, LIMITS, ValidationError } from '../../src/index.js';
 import { metadataOfBytes } from '../support/input-arbitraries.js';
-import { fetchTarget, type MockTarget } from '../support/mock-targets.js';
+import { useTarget } from '../support/mock-targets.js';
 
 /**
  * Every field limit of sections 4 and 8, at its bound and one past it, in the client (a ValidationError
@@ -132,14 +132,12 @@ function metadataBytes(bytes: number, filler: string): Record<string, string> {
 }
 
 describe('bad input: every limit at its bound and one past it', () => {
-  let target: MockTarget;
+  const target = useTarget();
   let client: Client;
   beforeAll(async () => {
-    target = await fetchTarget();
     client = target.client();
     skillId = (await client.skills.create({ name: 'Tone', instructions: 'Be brief.' })).id;
   });
-  afterAll(() => target.close());
 
   for (const limit of TEXT_LIMITS) {
     for (const [name, unit] of FILLERS) {

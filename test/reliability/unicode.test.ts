@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { charCount, LIMITS, ValidationError } from '../../src/index.js';
-import { fuzz, fuzzTimeout } from '../support/fuzz.js';
-import { MOCK_TARGETS, type MockTarget } from '../support/mock-targets.js';
+import { FUZZ_RUNS, itFuzzes } from '../support/fuzz.js';
+import { MOCK_TARGETS, useTarget } from '../support/mock-targets.js';
 
 /**
  * Characters are Unicode code points on both sides (src/contract/text.ts `charCount`, used by the client's
@@ -36,59 +36,46 @@ const EDGE_TEXTS: Array<[string, string]> = [
 ];
 
 describe('unicode: code points on both sides', () => {
-  it(
+  itFuzzes(
     '8 charCount counts code points: the same as iterating the string',
-    () =>
-      fuzz(
-        'charCount',
-        fc.property(anyText, (text) => {
-          expect(charCount(text)).toBe([...text].length);
-          expect(charCount(text)).toBeLessThanOrEqual(text.length);
-        }),
-      ),
-    fuzzTimeout(1),
+    'charCount',
+    1,
+    fc.property(anyText, (text) => {
+      expect(charCount(text)).toBe([...text].length);
+      expect(charCount(text)).toBeLessThanOrEqual(text.length);
+    }),
   );
 
   for (const { name, start } of MOCK_TARGETS) {
     describe(`via ${name}`, () => {
-      let target: MockTarget;
-      beforeAll(async () => {
-        target = await start();
-      });
-      afterAll(() => target.close());
+      const target = useTarget(start);
 
-      it(
+      itFuzzes(
         '4.2, 8 the client and the mock agree on the 200-character chat name, whatever the text',
-        () =>
-          fuzz(
-            `chat name bound via ${name}`,
-            fc.asyncProperty(anyText, fc.integer({ min: -2, max: 2 }), async (seed, offset) => {
-              // Exactly 200 + offset code points made of `seed`, repeated (a lone high surrogate followed
-              // by a lone low one joins it into one character, so count as it grows).
-              const points = [...seed];
-              const want = LIMITS.chatName + offset;
-              let text = '';
-              for (let i = 0; charCount(text) < want; i++)
-                text += points[i % Math.max(points.length, 1)] ?? 'a';
-              expect(charCount(text)).toBe(want);
-              const fits = want <= LIMITS.chatName;
-              const client = target.client();
-              const made = await client.chats.create({ name: text }).catch((e: unknown) => e);
-              const raw = await target.raw('POST', '/api/v1/chats', { body: { name: text } });
-              if (fits) {
-                expect((made as { name: string }).name).toBe(text);
-                expect([raw.status, raw.body.data.name]).toEqual([201, text]);
-              } else {
-                expect(made).toBeInstanceOf(ValidationError);
-                expect(raw.status).toBe(422);
-              }
-            }),
-            // Over HTTP each run is two round trips: fewer runs there, the full count in-process.
-            name === 'http'
-              ? Math.max(200, Math.round(Number(process.env.FUZZ_RUNS ?? 1000) / 5))
-              : undefined,
-          ),
-        fuzzTimeout(4),
+        `chat name bound via ${name}`,
+        4,
+        fc.asyncProperty(anyText, fc.integer({ min: -2, max: 2 }), async (seed, offset) => {
+          // Exactly 200 + offset code points made of `seed`, repeated (a lone high surrogate followed
+          // by a lone low one joins it into one character, so count as it grows).
+          const points = [...seed];
+          const want = LIMITS.chatName + offset;
+          let text = '';
+          for (let i = 0; charCount(text) < want; i++) text += points[i % Math.max(points.length, 1)] ?? 'a';
+          expect(charCount(text)).toBe(want);
+          const fits = want <= LIMITS.chatName;
+          const client = target.client();
+          const made = await client.chats.create({ name: text }).catch((e: unknown) => e);
+          const raw = await target.raw('POST', '/api/v1/chats', { body: { name: text } });
+          if (fits) {
+            expect((made as { name: string }).name).toBe(text);
+            expect([raw.status, raw.body.data.name]).toEqual([201, text]);
+          } else {
+            expect(made).toBeInstanceOf(ValidationError);
+            expect(raw.status).toBe(422);
+          }
+        }),
+        // Over HTTP each run is two round trips: fewer runs there, the full count in-process.
+        name === 'http' ? Math.max(200, Math.round(FUZZ_RUNS / 5)) : undefined,
       );
 
       for (const [what, text] of EDGE_TEXTS) {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type Client, ValidationError } from '../../src/index.js';
-import { fetchTarget, type MockTarget } from '../support/mock-targets.js';
+import { useTarget } from '../support/mock-targets.js';
 
 /**
  * Wrong types and missing required fields, one table: the client refuses each before sending with a
@@ -362,15 +362,13 @@ const CASES: Case[] = [
 ];
 
 describe('bad input: wrong types and missing required fields', () => {
-  let target: MockTarget;
+  const target = useTarget();
   let client: Client;
   beforeAll(async () => {
-    target = await fetchTarget();
     client = target.client();
     skillId = (await client.skills.create({ name: 'Tone', instructions: 'Be brief.' })).id;
     chatId = (await client.chats.create({})).id;
   });
-  afterAll(() => target.close());
 
   for (const c of CASES) {
     it(`${c.spec} ${c.name}: the client and the mock both refuse it, naming ${c.field}`, async () => {

@@ -31,6 +31,9 @@ export function fakeFetch(...replies: Reply[]) {
   return { fetch, requests };
 }
 
+/** The fetch of a `fakeFetch`. */
+export type FakeFetch = ReturnType<typeof fakeFetch>['fetch'];
+
 /** A 2.1 success envelope around `data`. */
 export function ok(data: unknown, meta: Record<string, unknown> = {}, status = 200): Response {
   return Response.json(

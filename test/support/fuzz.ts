@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { it } from 'vitest';
 
 /**
  * How the fuzzers run. `FUZZ_RUNS` sets the runs of every property (1,000 in the normal test command,
@@ -41,4 +42,15 @@ export async function fuzz<T>(
       `fuzz "${name}" failed with seed ${seed}; replay: ${replay}\n${(error as Error).message}`;
     throw error;
   }
+}
+
+/** A test that runs `property` through `fuzz` (its seed keyed by `name`), timed by `fuzzTimeout(msPerRun)`. */
+export function itFuzzes<T>(
+  title: string,
+  name: string,
+  msPerRun: number,
+  property: fc.IAsyncProperty<T> | fc.IProperty<T>,
+  runs = FUZZ_RUNS,
+): void {
+  it(title, () => fuzz(name, property, runs), fuzzTimeout(msPerRun));
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { startedForSuite } from './started.js';
 
 /** A node:http server on 127.0.0.1 for one test file: its URL, the requests it got, and `close()`. */
 export interface Loopback {
@@ -26,6 +27,14 @@ export async function loopback(
       await new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+/** A loopback server for the tests of one describe block (or file): started before them, closed after. */
+export function useLoopback(handle: (request: IncomingMessage, response: ServerResponse) => void): Loopback {
+  return startedForSuite(
+    () => loopback(handle),
+    (server) => server.close(),
+  );
 }
 
 /** Writes a JSON success envelope around `data`. */

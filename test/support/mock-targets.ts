@@ -1,4 +1,4 @@
-import { Server } from 'node:http';
+import { describe } from 'vitest';
 import { Client, type ClientOptions } from '../../src/index.js';
 import {
   type ConvoMock,
@@ -8,6 +8,8 @@ import {
   startMockServer,
 } from '../../src/mock/index.js';
 import { eventually } from './leaks.js';
+import { nodeServerAt } from './mock-server.js';
+import { startedForSuite } from './started.js';
 
 /** One request a client sent, as the wire saw it. */
 export interface SentRequest {
@@ -140,7 +142,7 @@ export async function httpTarget(options: MockOptions = {}): Promise<MockTarget>
   const server = await startMockServer({ ...DEFAULTS, ...options, port: 0 });
   const requests: SentRequest[] = [];
   const token = (options.tokens ?? DEFAULTS.tokens)?.[0]?.token ?? TOKEN;
-  const node = nodeServer(Number(new URL(server.url).port));
+  const node = nodeServerAt(server.url);
   return {
     name: 'http',
     mock: server.mock,
@@ -171,17 +173,15 @@ export const MOCK_TARGETS = [
   { name: 'http', start: httpTarget },
 ] as const;
 
+/** A target for the tests of one describe block: started before them (`fetchTarget` by default), closed after. */
+export function useTarget(start: () => Promise<MockTarget> = fetchTarget): MockTarget {
+  return startedForSuite(start, (target) => target.close());
+}
+
+/** One describe block per target of MOCK_TARGETS, titled `<title> via <name>`; `body` gets the started target. */
+export function describeOnTargets(title: string, body: (target: MockTarget) => void): void {
+  for (const { name, start } of MOCK_TARGETS) describe(`${title} via ${name}`, () => body(useTarget(start)));
+}
+
 /** Credentials a test configures, passed through to the mock. */
 export type Credentials = readonly MockCredential[];
-
-function nodeServer(port: number): Server {
-  // Node offers no public way from a URL to its server; the handle list is where a listening server is.
-  const handles = (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles();
-  const found = handles.find((handle): handle is Server => {
-    if (!(handle instanceof Server)) return false;
-    const address = handle.address();
-    return typeof address === 'object' && address !== null && address.port === port;
-  });
-  if (!found) throw new Error(`no node:http server listening on port ${port}`);
-  return found;
-}

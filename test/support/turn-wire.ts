@@ -141,6 +141,16 @@ export const encodingArb: fc.Arbitrary<Encoding> = fc.record({
   tight: fc.boolean(),
 });
 
+/** The usual way: LF line ends, no BOM, no comments, a space after each colon. */
+export const PLAIN: Encoding = { eol: '\n', bom: false, comments: false, tight: false };
+
+const encoder = new TextEncoder();
+
+/** The UTF-8 bytes of `events` written as `encoding` says (PLAIN by default). */
+export function sseBytes(events: readonly WireEvent[], encoding: Encoding = PLAIN): Uint8Array {
+  return encoder.encode(encodeSse(events, encoding));
+}
+
 /** The SSE text of `events` written as `encoding` says. */
 export function encodeSse(events: readonly WireEvent[], encoding: Encoding): string {
   const { eol } = encoding;
@@ -234,4 +244,9 @@ export function comparable(
 /** The text a reader printing each delta would show: suffixes appended, a replace restarting. */
 export function printed(events: readonly StreamEvent<unknown>[]): string {
   return events.reduce((text, e) => (e.type === 'delta' ? (e.replace ? e.text : text + e.text) : text), '');
+}
+
+/** Each delta of `events` as `[text, replace]`, in order. */
+export function deltaPairs(events: readonly StreamEvent<unknown>[]): (readonly [string, boolean])[] {
+  return events.flatMap((e) => (e.type === 'delta' ? [[e.text, e.replace] as const] : []));
 }

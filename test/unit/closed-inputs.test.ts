@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Client, ValidationError } from '../../src/index.js';
+import { type Client, ValidationError } from '../../src/index.js';
+import { fakeClient } from '../support/fake-client.js';
 import { fakeFetch } from '../support/fake-fetch.js';
 import { CHAT } from '../support/sse.js';
 import { surfaced } from '../support/surfaced.js';
@@ -7,7 +8,7 @@ import { surfaced } from '../support/surfaced.js';
 /** A client whose fetch records requests (none is expected: each call is refused before it is sent). */
 function recording() {
   const { fetch, requests } = fakeFetch(new Error('no request may be sent'));
-  const client = new Client({ baseUrl: 'https://api.test', token: 't', fetch, maxRetries: 0 });
+  const client = fakeClient(fetch, { maxRetries: 0 });
   return { client, requests };
 }
 
@@ -108,7 +109,7 @@ describe('closed request bodies: a misspelled field is refused, never silently d
     const { fetch, requests } = fakeFetch(
       Response.json({ status: 'success', message: 'OK', message_code: 'api_v1_ok', data: {}, meta: {} }),
     );
-    const client = new Client({ baseUrl: 'https://api.test', token: 't', fetch, maxRetries: 0 });
+    const client = fakeClient(fetch, { maxRetries: 0 });
     await client.chats.create({ name: undefined, permission_mode: undefined }).catch(() => {});
     expect(requests).toHaveLength(1);
     expect(requests[0]!.body).toEqual({});

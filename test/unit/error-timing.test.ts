@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Client, ValidationError } from '../../src/index.js';
+import { fakeClient } from '../support/fake-client.js';
 import { fakeFetch } from '../support/fake-fetch.js';
 import { surfaced } from '../support/surfaced.js';
 
@@ -54,7 +55,7 @@ const CALLS: Record<string, Record<string, [Kind, (client: Client) => unknown]>>
 
 function recording() {
   const { fetch, requests } = fakeFetch(new Error('no request may be sent'));
-  return { client: new Client({ baseUrl: 'https://api.test', token: 't', fetch, maxRetries: 0 }), requests };
+  return { client: fakeClient(fetch, { maxRetries: 0 }), requests };
 }
 
 describe('when errors surface: a promise rejects, a stream fails when read, nothing throws synchronously', () => {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { Client, ResponseValidationError, ValidationError } from '../../src/index.js';
-import { fakeFetch, ok, skill } from '../support/fake-fetch.js';
+import { type Client, ResponseValidationError, ValidationError } from '../../src/index.js';
+import { fakeClient } from '../support/fake-client.js';
+import { type FakeFetch, fakeFetch, ok, skill } from '../support/fake-fetch.js';
 import { CHAT } from '../support/sse.js';
 import { surfaced } from '../support/surfaced.js';
 
-function clientWith(fetch: ReturnType<typeof fakeFetch>['fetch']) {
-  return new Client({ baseUrl: 'https://api.test', token: 't', fetch, maxRetries: 0 });
+function clientWith(fetch: FakeFetch) {
+  return fakeClient(fetch, { maxRetries: 0 });
 }
 
 describe('timestamps (2.1): ISO 8601 date-times, with Z or an offset', () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Client, consoleLogger, type Logger, ValidationError } from '../../src/index.js';
-import { createMock } from '../../src/mock/index.js';
+import { mockClient } from '../support/mock-client.js';
 
 // CONVO_LOG: a console logger at the level the environment names, unless the caller passes a logger.
 const TOKEN = 'tok_live_9c8b7a6f5e4d';
@@ -25,13 +25,7 @@ afterEach(() => {
 async function streamTurn(level: string | undefined, logger?: Logger) {
   if (level === undefined) delete process.env.CONVO_LOG;
   else process.env.CONVO_LOG = level;
-  const mock = createMock({ tokens: [{ token: TOKEN }] });
-  const client = new Client({
-    baseUrl: mock.url,
-    token: TOKEN,
-    fetch: mock.fetch,
-    ...(logger && { logger }),
-  });
+  const { client } = mockClient({ tokens: [{ token: TOKEN }] }, logger && { logger });
   const chat = await client.chats.create({ name: 'log' });
   // A request that fails (404), so that the lines include an error status too.
   await client.skills.get(999).catch(() => undefined);

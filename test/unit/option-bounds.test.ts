@@ -8,6 +8,7 @@ import {
   type StreamOptions,
   ValidationError,
 } from '../../src/index.js';
+import { fakeClient } from '../support/fake-client.js';
 import { fakeFetch, ok, skill } from '../support/fake-fetch.js';
 import { CHAT, sseResponse, sseText, turnEvents } from '../support/sse.js';
 import { surfaced } from '../support/surfaced.js';
@@ -99,13 +100,13 @@ describe('client options', () => {
   for (const option of CLIENT) {
     it(`${option}: out of range is a ValidationError from new Client() and withOptions()`, () => {
       const { fetch, requests } = counting();
-      const base = new Client({ baseUrl: 'https://api.test', token: 't', fetch });
+      const base = fakeClient(fetch);
       for (const value of badValues(option)) {
         const options = optionsWith(option, value) as ClientOptions;
         expectRefused(
           (() => {
             try {
-              new Client({ baseUrl: 'https://api.test', token: 't', fetch, ...options });
+              fakeClient(fetch, options);
             } catch (error) {
               return error;
             }
@@ -121,7 +122,7 @@ describe('client options', () => {
       for (const value of RANGES[option].edges) {
         const { fetch, requests } = counting();
         const options = optionsWith(option, value) as ClientOptions;
-        const client = new Client({ baseUrl: 'https://api.test', token: 't', fetch, ...options });
+        const client = fakeClient(fetch, options);
         expect(await sent(client.skills.get(1)), `${option} ${value}`).toBe(true);
         expect(requests).toHaveLength(1);
       }
@@ -132,9 +133,7 @@ describe('client options', () => {
   it("the issue's cases: timeout Infinity and maxRetries NaN are refused before any request", () => {
     const { fetch, requests } = counting();
     for (const options of [{ timeout: Infinity }, { maxRetries: Number.NaN }, { timeout: 2 ** 31 }]) {
-      expect(() => new Client({ baseUrl: 'https://api.test', token: 't', fetch, ...options })).toThrow(
-        ValidationError,
-      );
+      expect(() => fakeClient(fetch, options)).toThrow(ValidationError);
     }
     expect(requests).toHaveLength(0);
   });
@@ -162,7 +161,7 @@ describe('per-call options', () => {
     const options: Option[] = STREAMING.has(name) ? [...PER_CALL, 'idleTimeout', 'maxResumes'] : PER_CALL;
     it(`${name}: each numeric option out of range fails the call where its errors surface, nothing sent`, async () => {
       const { fetch, requests } = counting();
-      const client = new Client({ baseUrl: 'https://api.test', token: 't', fetch });
+      const client = fakeClient(fetch);
       for (const option of options) {
         for (const value of badValues(option)) {
           const result = await surfaced(() => call(client, optionsWith(option, value) as RequestOptions));
@@ -177,7 +176,7 @@ describe('per-call options', () => {
 
   it('the edges of each range are accepted on a call', async () => {
     const { fetch, requests } = counting();
-    const client = new Client({ baseUrl: 'https://api.test', token: 't', fetch });
+    const client = fakeClient(fetch);
     for (const option of PER_CALL) {
       for (const value of RANGES[option].edges) {
         expect(await sent(client.skills.get(1, optionsWith(option, value))), `${option} ${value}`).toBe(true);
@@ -189,12 +188,7 @@ describe('per-call options', () => {
 
   it("the issue's case: maxRetries NaN on a refused connection sends nothing (it retried 900 times)", async () => {
     const { fetch, requests } = fakeFetch(new TypeError('fetch failed'));
-    const client = new Client({
-      baseUrl: 'https://api.test',
-      token: 't',
-      fetch,
-      retryDelay: { min: 0, max: 0 },
-    });
+    const client = fakeClient(fetch, { retryDelay: { min: 0, max: 0 } });
     await expect(client.skills.get(1, { maxRetries: Number.NaN })).rejects.toBeInstanceOf(ValidationError);
     expect(requests).toHaveLength(0);
   });
@@ -226,7 +220,7 @@ describe('stream options', () => {
       { idleTimeout: MAX_TIMER, maxResumes: 100 },
     ]) {
       const { fetch, requests } = fakeFetch(sseResponse(sseText(turnEvents(['Hi']))));
-      const client = new Client({ baseUrl: 'https://api.test', token: 't', fetch });
+      const client = fakeClient(fetch);
       await expect(client.turns.stream(CHAT, { content: 'x' }, options).finalTurn()).resolves.toMatchObject({
         content: 'Hi',
       });
@@ -237,7 +231,7 @@ describe('stream options', () => {
 
   it("the issue's case: idleTimeout Infinity (a 1 ms timer loop) is refused before the stream is opened", async () => {
     const { fetch, requests } = fakeFetch(sseResponse(sseText(turnEvents(['Hi']))));
-    const client = new Client({ baseUrl: 'https://api.test', token: 't', fetch });
+    const client = fakeClient(fetch);
     const stream = client.turns.stream(CHAT, { content: 'x' }, { idleTimeout: Number.POSITIVE_INFINITY });
     await expect(stream.finalTurn()).rejects.toBeInstanceOf(ValidationError);
     expect(requests).toHaveLength(0);

@@ -1,13 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
-  Client,
   type Logger,
   NotFoundError,
   ResponseValidationError,
   type StreamEvent,
   StreamInterruptedError,
 } from '../../src/index.js';
-import { fail, fakeFetch } from '../support/fake-fetch.js';
+import { fakeClient } from '../support/fake-client.js';
+import { type FakeFetch, fail, fakeFetch } from '../support/fake-fetch.js';
 import { CHAT, sseResponse, sseText, turnEvents, type WireEvent } from '../support/sse.js';
 
 // 4.4: a streamed turn whose connection breaks is re-opened with its key; what is not a stream at all is
@@ -16,17 +16,11 @@ import { CHAT, sseResponse, sseText, turnEvents, type WireEvent } from '../suppo
 const START: WireEvent = ['message.start', { chat_id: CHAT, message_id: 7, request_id: 'req-1' }];
 const whole = () => sseResponse(sseText(turnEvents(['hi'])));
 
-function client(fetch: ReturnType<typeof fakeFetch>['fetch'], logger?: Logger) {
-  return new Client({
-    baseUrl: 'https://api.test',
-    token: 't',
-    fetch,
-    retryDelay: { min: 1, max: 2 },
-    ...(logger ? { logger } : {}),
-  });
+function client(fetch: FakeFetch, logger?: Logger) {
+  return fakeClient(fetch, { retryDelay: { min: 1, max: 2 }, ...(logger ? { logger } : {}) });
 }
 
-async function read(fetch: ReturnType<typeof fakeFetch>['fetch'], logger?: Logger, maxResumes?: number) {
+async function read(fetch: FakeFetch, logger?: Logger, maxResumes?: number) {
   const stream = client(fetch, logger).turns.stream(
     CHAT,
     { content: 'x' },

@@ -1,37 +1,18 @@
 import { describe, expect, it, vi } from 'vitest';
-import {
-  Client,
-  type StreamEvent,
-  StreamInterruptedError,
-  TurnError,
-  type TurnStreamEvent,
-  UnreadableTerminalError,
-} from '../../src/index.js';
-import { fakeFetch } from '../support/fake-fetch.js';
+import { StreamInterruptedError, TurnError, UnreadableTerminalError } from '../../src/index.js';
+import { collect } from '../support/collect.js';
+import { fakeClient } from '../support/fake-client.js';
+import { type FakeFetch, fakeFetch } from '../support/fake-fetch.js';
 import { CHAT, finished, sseResponse, sseText, turnEvents, type WireEvent } from '../support/sse.js';
+import { deltaPairs } from '../support/turn-wire.js';
 
-function client(
-  fetch: ReturnType<typeof fakeFetch>['fetch'],
-  extra: { warn?: () => void; maxRetries?: number } = {},
-) {
-  return new Client({
-    baseUrl: 'https://api.test',
-    token: 't',
-    fetch,
+function client(fetch: FakeFetch, extra: { warn?: () => void; maxRetries?: number } = {}) {
+  return fakeClient(fetch, {
     retryDelay: { min: 1, max: 5 },
     ...(extra.maxRetries === undefined ? {} : { maxRetries: extra.maxRetries }),
     ...(extra.warn ? { logger: { warn: extra.warn } } : {}),
   });
 }
-
-async function collect(stream: AsyncIterable<TurnStreamEvent>): Promise<TurnStreamEvent[]> {
-  const events: TurnStreamEvent[] = [];
-  for await (const event of stream) events.push(event);
-  return events;
-}
-
-const deltas = (events: StreamEvent<unknown>[]) =>
-  events.flatMap((e) => (e.type === 'delta' ? [[e.text, e.replace] as const] : []));
 
 const START: WireEvent = ['message.start', { chat_id: CHAT, message_id: 7, request_id: 'req-1' }];
 const step = (key: string, label = key) => ({
@@ -74,7 +55,7 @@ describe('stream robustness', () => {
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(stream.text).toHaveLength(200_000);
     // Nothing is shown twice: after the first 100,000, the replay's second half arrives one by one.
-    const after = deltas(events).slice(1);
+    const after = deltaPairs(events).slice(1);
     expect(after).toHaveLength(100_000);
     expect(after.every(([text, replace]) => text === 'a' && !replace)).toBe(true);
   });
@@ -92,7 +73,7 @@ describe('stream robustness', () => {
     const { fetch } = fakeFetch(sseResponse(sseText(first)), sseResponse(sseText(replay)));
     const events = await collect(client(fetch).turns.stream(CHAT, { content: 'x' }));
     expect(events.map((e) => e.type)).toEqual(['start', 'delta', 'resumed', 'delta', 'delta', 'completed']);
-    expect(deltas(events)).toEqual([
+    expect(deltaPairs(events)).toEqual([
       ['Hello world', false],
       ['Hi', true],
       ['!', false],
@@ -109,7 +90,7 @@ describe('stream robustness', () => {
       `event: message.completed\ndata: ${JSON.stringify(finished('Hello'))}\n\n`;
     const { fetch } = fakeFetch(sseResponse(text));
     const events = await collect(client(fetch).turns.stream(CHAT, { content: 'x' }));
-    expect(deltas(events)).toEqual([
+    expect(deltaPairs(events)).toEqual([
       ['Hel', false],
       ['lo', false],
     ]);
@@ -136,7 +117,7 @@ describe('stream robustness', () => {
         problem: 'data is not JSON',
       },
     ]);
-    expect(deltas(events)).toEqual([['ok', false]]);
+    expect(deltaPairs(events)).toEqual([['ok', false]]);
     expect(warn).toHaveBeenCalledWith(
       'an event does not match the contract; passed on as off_schema',
       expect.objectContaining({ event: 'message.delta' }),

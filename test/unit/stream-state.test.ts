@@ -1,13 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
-  Client,
   type Logger,
   type RelayedInteraction,
   RelayedTurnStream,
   type StreamEvent,
   UnreadableTerminalError,
 } from '../../src/index.js';
-import { fakeFetch } from '../support/fake-fetch.js';
+import { collect } from '../support/collect.js';
+import { fakeClient } from '../support/fake-client.js';
+import { type FakeFetch, fakeFetch } from '../support/fake-fetch.js';
 import { CHAT, finished, sseResponse, sseText, type WireEvent } from '../support/sse.js';
 
 // What a stream shows across its connections (6; 4.4: a re-opened stream re-delivers the stored outcome
@@ -28,14 +29,8 @@ const step = (key: string, status = 'done'): WireEvent => [
   { steps: [{ key, label: key, label_code: key, status, timestamp: '2026-01-01T00:00:00.000Z' }] },
 ];
 
-function client(fetch: ReturnType<typeof fakeFetch>['fetch'], logger?: Logger) {
-  return new Client({
-    baseUrl: 'https://api.test',
-    token: 't',
-    fetch,
-    retryDelay: { min: 1, max: 2 },
-    ...(logger ? { logger } : {}),
-  });
+function client(fetch: FakeFetch, logger?: Logger) {
+  return fakeClient(fetch, { retryDelay: { min: 1, max: 2 }, ...(logger ? { logger } : {}) });
 }
 
 /** The events of a streamed turn over the given connections (each a list of wire events; all but the last break). */
@@ -233,8 +228,7 @@ describe('what is not a delta', () => {
       ),
     );
     const stream = client(fetch).turns.stream(CHAT, { content: 'x' });
-    const events: StreamEvent<unknown>[] = [];
-    for await (const event of stream) events.push(event);
+    const events = await collect(stream);
     expect(events.map((e) => e.type)).toEqual(['start', 'delta', 'unknown', 'completed']);
     expect(stream.text).toBe('a');
   });

@@ -1,19 +1,19 @@
 import { describe, expect, it, vi } from 'vitest';
-import { AbortError, Client, StreamInterruptedError, type TerminalEvent } from '../../src/index.js';
-import { createMock } from '../../src/mock/index.js';
-import { fakeFetch, ok } from '../support/fake-fetch.js';
+import { AbortError, StreamInterruptedError, type TerminalEvent } from '../../src/index.js';
+import { fakeClient } from '../support/fake-client.js';
+import { type FakeFetch, fakeFetch, ok } from '../support/fake-fetch.js';
+import { mockClient } from '../support/mock-client.js';
 import { CHAT, sseResponse, sseText, turnEvents } from '../support/sse.js';
 
-function client(fetch: ReturnType<typeof fakeFetch>['fetch']) {
-  return new Client({ baseUrl: 'https://api.test', token: 't', fetch, retryDelay: { min: 1, max: 5 } });
+function client(fetch: FakeFetch) {
+  return fakeClient(fetch, { retryDelay: { min: 1, max: 5 } });
 }
 
 const cancelled = (request: Request) => request.url.endsWith('/actions/cancel');
 
 describe('the handler loop', () => {
   it('6 run: onText tells a replace from an append, and the README handler prints the saved answer through [[mock:failover]]', async () => {
-    const mock = createMock();
-    const c = new Client({ baseUrl: 'http://mock.test', token: 'mock-token', fetch: mock.fetch });
+    const { client: c } = mockClient();
     const chat = await c.chats.create({});
     let out = '';
     const write = (text: string) => {

@@ -2,27 +2,19 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   AbortError,
   ApiError,
-  Client,
   RelayedTurnStream,
-  type StreamEvent,
   StreamInterruptedError,
   TurnError,
 } from '../../src/index.js';
-import { fail, fakeFetch } from '../support/fake-fetch.js';
+import { collect } from '../support/collect.js';
+import { fakeClient } from '../support/fake-client.js';
+import { type FakeFetch, fail, fakeFetch } from '../support/fake-fetch.js';
 import { CHAT, finished, sseResponse, sseText, turnEvents, type WireEvent } from '../support/sse.js';
+import { deltaPairs } from '../support/turn-wire.js';
 
-function client(fetch: ReturnType<typeof fakeFetch>['fetch']) {
-  return new Client({ baseUrl: 'https://api.test', token: 't', fetch, retryDelay: { min: 1, max: 5 } });
+function client(fetch: FakeFetch) {
+  return fakeClient(fetch, { retryDelay: { min: 1, max: 5 } });
 }
-
-async function collect<E>(stream: AsyncIterable<E>): Promise<E[]> {
-  const events: E[] = [];
-  for await (const event of stream) events.push(event);
-  return events;
-}
-
-const deltaTexts = (events: StreamEvent<unknown>[]) =>
-  events.flatMap((e) => (e.type === 'delta' ? [[e.text, e.replace] as const] : []));
 
 describe('turns.stream', () => {
   it('4.4 posts to messages/stream with Accept text/event-stream, an Idempotency-Key and manual by default', async () => {
@@ -57,13 +49,13 @@ describe('turns.stream', () => {
     const { fetch } = fakeFetch(sseResponse(sseText(turnEvents(['Hel', 'lo'], 'Hello world'))));
     const stream = client(fetch).turns.stream(CHAT, { content: 'x' });
     const events = await collect(stream);
-    expect(deltaTexts(events)).toEqual([
+    expect(deltaPairs(events)).toEqual([
       ['Hel', false],
       ['lo', false],
       [' world', false],
     ]);
     const { fetch: other } = fakeFetch(sseResponse(sseText(turnEvents(['Hel', 'lo'], 'Goodbye'))));
-    expect(deltaTexts(await collect(client(other).turns.stream(CHAT, { content: 'x' }))).at(-1)).toEqual([
+    expect(deltaPairs(await collect(client(other).turns.stream(CHAT, { content: 'x' }))).at(-1)).toEqual([
       'Goodbye',
       true,
     ]);
@@ -73,7 +65,7 @@ describe('turns.stream', () => {
     const events: WireEvent[] = [...turnEvents(['a']), ['message.delta', { text: 'late', replace: false }]];
     const { fetch } = fakeFetch(sseResponse(sseText(events)));
     const warn = vi.fn();
-    const c = new Client({ baseUrl: 'https://api.test', token: 't', fetch, logger: { warn } });
+    const c = fakeClient(fetch, { logger: { warn } });
     const seen = await collect(c.turns.stream(CHAT, { content: 'x' }));
     expect(seen.at(-1)?.type).toBe('completed');
     expect(seen.some((e) => e.type === 'delta' && e.text === 'late')).toBe(false);
@@ -207,7 +199,7 @@ describe('turns.stream recovery', () => {
     expect(requests[1]?.body).toEqual(requests[0]?.body);
     expect(events.map((e) => e.type)).toEqual(['start', 'delta', 'delta', 'resumed', 'delta', 'completed']);
     expect(
-      deltaTexts(events)
+      deltaPairs(events)
         .map(([t]) => t)
         .join(''),
     ).toBe('one two three');
@@ -222,7 +214,7 @@ describe('turns.stream recovery', () => {
     const [expected, got] = await Promise.all([collect(direct), collect(browser)]);
     expect(got).toEqual(expected);
     expect(
-      deltaTexts(got)
+      deltaPairs(got)
         .map(([t]) => t)
         .join(''),
     ).toBe('one two three');
@@ -237,7 +229,7 @@ describe('turns.stream recovery', () => {
     );
     const events = await collect(client(fetch).turns.stream(CHAT, { content: 'x' }));
     expect(
-      deltaTexts(events)
+      deltaPairs(events)
         .map(([t]) => t)
         .join(''),
     ).toBe('abc');
@@ -250,7 +242,7 @@ describe('turns.stream recovery', () => {
       sseResponse(sseText(turnEvents(['final answer']))),
     );
     const events = await collect(client(fetch).turns.stream(CHAT, { content: 'x' }));
-    expect(deltaTexts(events)).toEqual([
+    expect(deltaPairs(events)).toEqual([
       ['draft', false],
       ['final answer', true],
     ]);
@@ -319,12 +311,7 @@ describe('turns.stream recovery', () => {
         sseResponse(sseText(whole.slice(0, 2)), { end: 'stall' }),
         sseResponse(sseText(whole)),
       );
-      const c = new Client({
-        baseUrl: 'https://api.test',
-        token: 't',
-        fetch,
-        retryDelay: { min: 1, max: 1 },
-      });
+      const c = fakeClient(fetch, { retryDelay: { min: 1, max: 1 } });
       const stream = c.turns.stream(CHAT, { content: 'x' });
       const done = collect(stream);
       await vi.advanceTimersByTimeAsync(44_000);

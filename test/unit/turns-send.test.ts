@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError, Client, ConnectionError, TimeoutError, ValidationError } from '../../src/index.js';
+import { ApiError, ConnectionError, TimeoutError, ValidationError } from '../../src/index.js';
+import { fakeClient } from '../support/fake-client.js';
 import { fail, fakeFetch, ok } from '../support/fake-fetch.js';
 
 const CHAT = '3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
@@ -26,13 +27,7 @@ const turn = {
 function setup(...replies: Parameters<typeof fakeFetch>) {
   const faked = fakeFetch(...replies);
   const onRetry = vi.fn();
-  const client = new Client({
-    baseUrl: 'https://api.test',
-    token: 't',
-    fetch: faked.fetch,
-    retryDelay: { min: 1, max: 5 },
-    onRetry,
-  });
+  const client = fakeClient(faked.fetch, { retryDelay: { min: 1, max: 5 }, onRetry });
   return { ...faked, client, onRetry };
 }
 

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { Client, ValidationError } from '../../src/index.js';
+import { fakeClient } from '../support/fake-client.js';
 import { fakeFetch, ok, skill } from '../support/fake-fetch.js';
 
 function setup() {
   const faked = fakeFetch(ok(skill()));
-  return { ...faked, client: new Client({ baseUrl: 'https://api.test', token: 't', fetch: faked.fetch }) };
+  return { ...faked, client: fakeClient(faked.fetch) };
 }
 
 async function rejection(promise: Promise<unknown>): Promise<ValidationError> {
