@@ -299,7 +299,9 @@ async function main(turns: Record<Name, string>): Promise<BenchResult> {
       `Benchmark 9: each contender reads the turn of benchmark 1 (${DELTAS.toLocaleString('en')} deltas, the ` +
         'answer whole in the last event; the anchors in their own wire format with the answer on their last event: ' +
         `${sizes.join(', ')}) in seeded chunks of 1-4096 bytes, once, in a fresh \`node --expose-gc\` process, ` +
-        `${ROUNDS} processes each; the consumer keeps nothing (the splitter folds the text). Peak = VmHWM (reset ` +
+        `${ROUNDS} processes each, every one through the same injected fetch (the splitter reads its ` +
+        "Response's body) with undici loaded before the read; the consumer keeps nothing (the splitter folds " +
+        'the text). Peak = VmHWM (reset ' +
         'before the read) minus the RSS after a full GC just before it; pre-run RSS ' +
         `${NAMES.map((n) => `${n} ${mb(median(reads[n]!.map((r) => r.before)))}`).join(', ')}. Time to first ` +
         `event: median of ${SAMPLES} after 200 warm-up turns, ${ROUNDS} processes each, median of the processes.`,
