@@ -32,6 +32,8 @@ interface Chunk {
 }
 
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
+/** Issue 22's target for the one-file app (check-size.mjs enforces a budget just above what it measures). */
+const WHOLE_TARGET = 35_000;
 
 async function main(): Promise<BenchResult> {
   const budget = BUDGETS[0]!;
@@ -66,8 +68,8 @@ async function main(): Promise<BenchResult> {
       versus: 'SDK vs fetch + eventsource-parser',
       ratio: once(whole / bareWhole),
       value: `${kb(whole)} vs ${kb(bareWhole)}`,
-      target: `≤ ${kb(budget.maxWholeGzip)}`,
-      pass: whole <= budget.maxWholeGzip,
+      target: `≤ ${kb(WHOLE_TARGET)}`,
+      pass: whole <= WHOLE_TARGET,
     },
   ];
   const checked = WITH_VALIDATOR(budget.code);

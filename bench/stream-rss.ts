@@ -41,6 +41,8 @@ const sdkWire: Wire = {
 const typeOf = (event: unknown) => (event as { type?: string }).type;
 const response = (body: ReadableStream<Uint8Array>) =>
   new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+/** The injected fetch every contender reads through: it answers with the body. */
+const fetchOf = (body: ReadableStream<Uint8Array>) => async () => response(body);
 const answer = () => Array.from({ length: DELTAS }, (_, i) => deltaText(i)).join('');
 const messages = [{ role: 'user' as const, content: 'x' }];
 
@@ -54,7 +56,7 @@ async function side(name: Name): Promise<Side> {
         const client = new Client({
           baseUrl: 'https://api.test',
           token: 'bench',
-          fetch: async () => response(body),
+          fetch: fetchOf(body),
         });
         return client.turns.stream(CHAT, { content: 'x' })[Symbol.asyncIterator]();
       },
@@ -69,7 +71,7 @@ async function side(name: Name): Promise<Side> {
         const client = new Anthropic({
           baseURL: 'https://api.test',
           apiKey: 'bench',
-          fetch: async () => response(body),
+          fetch: fetchOf(body),
         });
         const stream = await client.messages.create({ model: 'm', max_tokens: 1024, messages, stream: true });
         return stream[Symbol.asyncIterator]();
@@ -85,7 +87,7 @@ async function side(name: Name): Promise<Side> {
         const client = new OpenAI({
           baseURL: 'https://api.test/v1',
           apiKey: 'bench',
-          fetch: async () => response(body),
+          fetch: fetchOf(body),
         });
         const stream = await client.chat.completions.create({ model: 'm', messages, stream: true });
         return stream[Symbol.asyncIterator]();
@@ -94,11 +96,12 @@ async function side(name: Name): Promise<Side> {
         Boolean((event as { choices: Array<{ delta: { content?: string } }> }).choices[0]?.delta.content),
     };
   }
-  // The splitter folds the text itself; its first "event" is the bare read, the floor.
+  // The splitter folds the text itself, reading the body of a fetch Response as the others do; its first
+  // "event" is the bare read, the floor.
   const { viaSplitter } = await import('./lib/readers.ts');
   return {
     wire: sdkWire,
-    fold: viaSplitter,
+    fold: async (body) => viaSplitter((await fetchOf(body)()).body!),
     events: async (body) => {
       const reader = body.getReader();
       return {
@@ -125,21 +128,44 @@ const hwm = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/statu
 const resetHwm = () => writeFileSync('/proc/self/clear_refs', '5');
 
 /**
+ * Starts a CPU profile of this process (bench/tools/read-turn.ts --prof); the function returned stops it and
+ * writes it to `dir` as read-NAME-PID.cpuprofile, so that the profile holds the read and nothing before it.
+ */
+async function profileTo(dir: string, name: Name): Promise<() => Promise<void>> {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(join(dir, `read-${name}-${process.pid}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
+/**
  * Child: one read of the turn in `file` (written by the parent, so that building it leaves no garbage heap
  * here for the read to reuse); prints its time and its peak RSS above the RSS before it.
  */
 async function readOnce(name: Name, file: string): Promise<void> {
   const on = await side(name);
   const body = bodyOf(cut(readFileSync(file), SEED));
+  // A process that reads a response has made a fetch: Node loads undici with the first Response (about
+  // 40 ms and 8 MB), whoever reads the body, so every contender has it loaded before the read.
+  response(new ReadableStream());
   const gc = globalThis.gc!;
   gc();
   gc();
   const before = process.memoryUsage.rss();
+  const profiler = process.env.BENCH_PROFILE ? await profileTo(process.env.BENCH_PROFILE, name) : undefined;
   resetHwm();
   const started = performance.now();
   const got = await readTurn(on, body);
   const ms = performance.now() - started;
   const peak = hwm() - before;
+  await profiler?.();
   if (got !== (typeof got === 'string' ? answer() : DELTAS)) throw new Error(`${name} read the turn wrong`);
   process.stdout.write(`${JSON.stringify({ ms, peak, before })}\n`);
 }
@@ -273,7 +299,9 @@ async function main(turns: Record<Name, string>): Promise<BenchResult> {
       `Benchmark 9: each contender reads the turn of benchmark 1 (${DELTAS.toLocaleString('en')} deltas, the ` +
         'answer whole in the last event; the anchors in their own wire format with the answer on their last event: ' +
         `${sizes.join(', ')}) in seeded chunks of 1-4096 bytes, once, in a fresh \`node --expose-gc\` process, ` +
-        `${ROUNDS} processes each; the consumer keeps nothing (the splitter folds the text). Peak = VmHWM (reset ` +
+        `${ROUNDS} processes each, every one through the same injected fetch (the splitter reads its ` +
+        "Response's body) with undici loaded before the read; the consumer keeps nothing (the splitter folds " +
+        'the text). Peak = VmHWM (reset ' +
         'before the read) minus the RSS after a full GC just before it; pre-run RSS ' +
         `${NAMES.map((n) => `${n} ${mb(median(reads[n]!.map((r) => r.before)))}`).join(', ')}. Time to first ` +
         `event: median of ${SAMPLES} after 200 warm-up turns, ${ROUNDS} processes each, median of the processes.`,

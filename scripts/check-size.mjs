@@ -17,7 +17,8 @@ const root = resolve(fileURLToPath(import.meta.url), '../..');
 export const BUDGETS = [
   {
     name: 'Client + turns.stream',
-    maxGzip: 32_000,
+    // Just above what was measured (31.4 KB, 40.0 KB one file; issue 22's target for one file is 35 KB).
+    maxGzip: 31_800,
     maxWholeGzip: 40_000,
     code: `import { Client } from 'convo-sdk';
 const client = new Client({ baseUrl: 'https://api.example.com', token: 'token' });
@@ -28,10 +29,11 @@ for await (const event of client.turns.stream('3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4
   {
     // `convo-sdk/ai` on a page that already streams turns: what it adds is budgeted on its own (`maxAdded`).
     name: 'Client + ConvoChatTransport (convo-sdk/ai)',
-    maxGzip: 36_000,
-    maxWholeGzip: 44_000,
+    // Just above what was measured: 34.4 KB, 43.0 KB one file, 3.0 KB added.
+    maxGzip: 34_800,
+    maxWholeGzip: 43_300,
     addsTo: 'Client + turns.stream',
-    maxAdded: 4_000,
+    maxAdded: 3_400,
     code: `import { Client } from 'convo-sdk';
 import { ConvoChatTransport, messageText } from 'convo-sdk/ai';
 const client = new Client({ baseUrl: 'https://api.example.com', token: 'token' });

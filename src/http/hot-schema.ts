@@ -24,6 +24,7 @@ export function useSchemaCompiler(load: () => Promise<SchemaCompiler>): void {
  * their length), the compiled copy takes over: it validates long lists about 8x faster (BENCHMARKS.md,
  * benchmark 3) and falls back to zod's own parser on invalid input, so results and issues are the same.
  * Where code generation is refused (a CSP, some edge runtimes), zod hands the schema back unchanged.
+ * Measured (benchmark 3, 6 alternating runs each): skills.list 1.30x raw fetch with it, 1.52x without.
  */
 export function hotSchema<T>(schema: z.ZodMiniType<T>, data: unknown): z.ZodMiniType<T> {
   const fast = compiled.get(schema);
