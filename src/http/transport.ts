@@ -7,6 +7,7 @@ import { apiFailure, fetchFailure, schemaFailure } from './failures.js';
 import { checkHeader, checkHeaders } from './headers.js';
 import { type Hooks, type KyHooks, kyHooks, runBeforeError, withBeforeRetry, withinSignal } from './hooks.js';
 import { hotSchema } from './hot-schema.js';
+import { attemptRule } from './keyed.js';
 import type { OperationKind } from './policy.js';
 import { type RetrySettings, retrying } from './policy-run.js';
 import { checkOption } from './validate.js';
@@ -69,6 +70,14 @@ export interface Call<T> {
   options?: RequestOptions | undefined;
 }
 
+/** How one call of `Transport.request` or `open` runs, beyond its kind. */
+export interface Run {
+  /** No wait ends after this (epoch ms): an interaction's deadline, the end of polling a running turn. */
+  deadline?: number | undefined;
+  /** The call re-opens a stream after its n-th break: it first waits the n-th backoff. */
+  resumed?: number | undefined;
+}
+
 /** What a successful call returns: the validated `data`, the envelope's `meta` and the raw response. */
 export interface Result<T> {
   data: T;
@@ -115,13 +124,31 @@ export class Transport {
     this.#href = this.#base.href;
   }
 
-  /** Sends `call`, repeating it where its rule allows, and returns its validated result. */
-  async request<T>(call: Call<T>): Promise<Result<T>> {
-    const attempt = (n: number) => this.attempt(call, n);
+  /**
+   * The one entry of every exchange that may repeat: sends `call`, repeating it as the policy allows for
+   * its kind (until `run.deadline`, with its kind's keyed-call rule), and returns its validated result.
+   */
+  request<T>(call: Call<T>, run?: Run): Promise<Result<T>> {
+    return this.#repeat(call, run, (n) => this.#attempt(call, n));
+  }
+
+  /**
+   * `request` for a body its caller reads itself (a stream): the 2xx response, its body unread. The timeout
+   * covers the headers; the body has its own watchdog.
+   */
+  open(call: Omit<Call<unknown>, 'schema'>, accept: string, run?: Run): Promise<Response> {
+    return this.#repeat(call, run, () => this.#open(call, accept));
+  }
+
+  #repeat<T>(call: Omit<Call<unknown>, 'schema'>, run: Run | undefined, attempt: (n: number) => Promise<T>) {
+    const options = call.options;
     return retrying(attempt, {
       kind: call.kind,
-      settings: this.retrySettings(call.options),
-      signal: call.options?.signal,
+      settings: this.retrySettings(options),
+      signal: options?.signal,
+      deadline: run?.deadline,
+      resumed: run?.resumed,
+      rule: attemptRule(call.kind, this.#settings.logger, call.path),
     });
   }
 
@@ -159,8 +186,7 @@ export class Transport {
     };
   }
 
-  /** Sends `call` once and returns the raw response (2xx), for callers that read the body themselves. */
-  async open(call: Omit<Call<unknown>, 'schema' | 'kind'>, accept: string): Promise<Response> {
+  async #open(call: Omit<Call<unknown>, 'schema'>, accept: string): Promise<Response> {
     const { response, done, signal, timeout } = await this.#send(call, accept);
     if (!response.ok) {
       let body: unknown;
@@ -179,7 +205,7 @@ export class Transport {
   }
 
   /** Sends `call` once: a validated result or a typed error. */
-  async attempt<T>(call: Call<T>, attempt = 1): Promise<Result<T>> {
+  async #attempt<T>(call: Call<T>, attempt: number): Promise<Result<T>> {
     const { response, started, timeout, done, signal } = await this.#send(call, 'application/json');
     const options = call.options;
     let body: unknown;
