@@ -2,7 +2,7 @@ import pRetry from 'p-retry';
 import { MAX_TIMER_MS } from '../contract/limits.js';
 import { AbortError, ApiError, type ConvoError } from '../errors/index.js';
 import type { AttemptRule } from './keyed.js';
-import { type OperationKind, POLICY, type Reaction, reactionTo } from './policy.js';
+import { type OperationKind, POLICY, reactionTo } from './policy.js';
 
 /** What `onRetry` is told before each new attempt. */
 export interface RetryInfo {
@@ -57,8 +57,7 @@ export function backoff(
   settings: Pick<RetrySettings, 'minDelayMs' | 'maxDelayMs'>,
   random: number = Math.random(),
 ): number {
-  const wait = Math.round((1 + random) * settings.minDelayMs * 2 ** (attempt - 1));
-  return Math.min(wait, Math.ceil(settings.maxDelayMs));
+  return Math.min(Math.round((1 + random) * settings.minDelayMs * 2 ** (attempt - 1)), settings.maxDelayMs);
 }
 
 /**
@@ -87,11 +86,6 @@ export function nextWait(
   return wait;
 }
 
-/** The kinds whose table has a `poll` row. */
-const POLLED = new Set(
-  (Object.keys(POLICY) as OperationKind[]).filter((kind) => Object.values(POLICY[kind]).includes('poll')),
-);
-
 /**
  * Runs `attempt` until it succeeds or the policy stops. p-retry runs the loop with its own count
  * (`retries`: `maxRetries`), backoff (`factor`, `minTimeout`, `maxTimeout`, `randomize`), waits and
@@ -110,7 +104,7 @@ export async function retrying<T>(
 ): Promise<T> {
   const { kind, settings, signal, rule } = scope;
   let attempts = 0;
-  let started = Date.now();
+  let started = 0;
   const once = async () => {
     try {
       return await attempt(++attempts);
@@ -118,32 +112,29 @@ export async function retrying<T>(
       throw rule ? rule(error) : error;
     }
   };
-  const loop = (input: () => Promise<T>, answers: (reaction: Reaction) => boolean, retries: number) =>
+  // The outer loop answers `retry` and `read-outcome`, the inner one `poll`.
+  const loop = (input: () => Promise<T>, polling: boolean, retries: number) =>
     pRetry(input, {
       ...backoffOptions(settings),
       retries,
       signal,
       shouldRetry: async ({ error, retryDelay }) => {
         const reaction = reactionTo(kind, error);
-        if (!answers(reaction)) return false;
-        const wait = nextWait(error, retryDelay, reaction === 'poll', scope, started, Date.now());
+        if (reaction === 'never' || (reaction === 'poll') !== polling) return false;
+        const wait = nextWait(error, retryDelay, polling, scope, started, Date.now());
         if (wait === undefined) return false;
         settings.onRetry?.({ error: error as ConvoError, attempt: attempts, delayMs: wait });
         if (wait > retryDelay) await sleep(wait - retryDelay, signal);
         return true;
       },
     });
-  const polled = POLLED.has(kind)
-    ? () => loop(once, (reaction) => reaction === 'poll', Number.POSITIVE_INFINITY)
+  const polled = Object.values(POLICY[kind]).includes('poll')
+    ? () => loop(once, true, Number.POSITIVE_INFINITY)
     : once;
   try {
     if (scope.resumed) await sleep(backoff(scope.resumed, settings), signal);
     started = Date.now();
-    return await loop(
-      polled,
-      (reaction) => reaction === 'retry' || reaction === 'read-outcome',
-      settings.maxRetries,
-    );
+    return await loop(polled, false, settings.maxRetries);
   } catch (error) {
     if (signal?.aborted && !(error instanceof AbortError)) {
       throw new AbortError('the request was aborted by its signal', { cause: signal.reason });

@@ -213,13 +213,13 @@ describe("the one backoff (p-retry's formula, for the wait before a re-open)", (
     expect(backoff(1, { minDelayMs: 3, maxDelayMs: 100 }, 0.1)).toBe(3);
   });
 
-  it('never waits more than maxDelayMs (a fraction rounded up)', () => {
+  it('never waits more than maxDelayMs', () => {
     expect(backoff(5, SETTINGS, 0)).toBe(8_000);
     expect(backoff(4, SETTINGS, 0.5)).toBe(6_000);
     expect(backoff(4, SETTINGS, 0.999)).toBe(7_996);
     expect(backoff(5, SETTINGS, 0.001)).toBe(8_000);
     expect(backoff(40, SETTINGS, 0.999)).toBe(8_000);
-    expect(backoff(3, { minDelayMs: 1, maxDelayMs: 1.5 }, 0)).toBe(2);
+    expect(backoff(3, { minDelayMs: 1, maxDelayMs: 3.5 }, 0)).toBe(3.5);
   });
 
   it('draws its jitter from Math.random when none is given', () => {
