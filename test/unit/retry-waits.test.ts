@@ -289,6 +289,31 @@ describe('the waits between attempts (fake timers, real values)', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it('a re-open whose signal is already aborted waits for nothing and sends nothing', async () => {
+    const { attempt, at } = scripted();
+    const run = settle(
+      retrying(attempt, scope({ kind: 'turn', resumed: 3, signal: AbortSignal.abort('gone') })),
+    );
+    await vi.advanceTimersByTimeAsync(0);
+    expect(run.error).toBeInstanceOf(AbortError);
+    expect((run.error as AbortError).cause).toBe('gone');
+    expect(at).toHaveLength(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("the waits of a re-open and of a Retry-After's longer part leave no abort listener on the signal", async () => {
+    const controller = new AbortController();
+    const reopened = settle(retrying(scripted().attempt, scope({ resumed: 1, signal: controller.signal })));
+    await vi.advanceTimersByTimeAsync(500);
+    expect(reopened.value).toBe('done');
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    const asked = api(429, 'rate_limited', { retryAfterMs: 3_000 });
+    const run = settle(retrying(scripted(asked).attempt, scope({ signal: controller.signal })));
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(run.value).toBe('done');
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
   it('the keyed-call rule sees each failed attempt, and its error is what the run goes on with', async () => {
     const replaced = new TimeoutError('replaced');
     const seen: unknown[] = [];
