@@ -91,4 +91,46 @@ describe('the one retry entry of the transport', () => {
     expect(requests).toHaveLength(2);
     expect(settings).toHaveBeenCalledTimes(3);
   });
+
+  it("7.5 an answer is not resent when the wait would end past its deadline (the interaction's)", async () => {
+    const body = { action_id: 'a', decisions: [{ tool_use_id: 't', approved: true }] };
+    const answer = (until?: number) => {
+      const { fetch, requests } = fakeFetch(
+        new TypeError('fetch failed'),
+        ok({ action_id: 'a', state: 'resolved' }),
+      );
+      const client = new Client({
+        baseUrl: 'https://api.test',
+        token: 't',
+        fetch,
+        retryDelay: { min: 50, max: 50 },
+      });
+      const sent = client.actions.answer(CHAT, 'tool_approval', body, undefined, until);
+      return sent.then(
+        () => requests.length,
+        () => -requests.length,
+      );
+    };
+    expect(await answer(Date.now() + 20)).toBe(-1);
+    expect(await answer()).toBe(2);
+  });
+
+  it('4.4 a re-open waits the backoff of its resume before it is sent', async () => {
+    const at: number[] = [];
+    const { fetch } = fakeFetch(sseResponse(sseText([START])), sseResponse(sseText(turnEvents(['hi']))));
+    const client = new Client({
+      baseUrl: 'https://api.test',
+      token: 't',
+      fetch: (input, init) => {
+        at.push(performance.now());
+        return fetch(input, init);
+      },
+      retryDelay: { min: 150, max: 150 },
+    });
+    for await (const _ of client.turns.stream(CHAT, { content: 'x' })) {
+      // read to the end
+    }
+    expect(at).toHaveLength(2);
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(140);
+  });
 });
