@@ -358,9 +358,9 @@ export class Transport {
  * `signal`. Handed the Request itself, fetch would copy its body through a stream, and ky would then cancel
  * the drained stream, which throws an error it catches: 8% of the client's profile on a small POST
  * (BENCHMARKS.md, "Stage 3"). Given to ky, the signal would be combined with ky's own (`AbortSignal.any`,
- * weakly linked by undici): 7% more; handing it to fetch here took `chats.create` from 1.45x to 1.39x of
- * raw fetch (medians of seven alternating runs). `fetch` is the client's, else the global one at call time
- * (msw replaces it).
+ * weakly linked by undici): 7% more; handing it to fetch here took `chats.create` from 1.44x to 1.39x of
+ * raw fetch (medians of 14 alternating runs on a loaded machine). `fetch` is the client's, else the global
+ * one at call time (msw replaces it).
  */
 function unpacked(fetch: TransportSettings['fetch'], body: string | undefined, signal: AbortSignal) {
   return (request: Request | URL | string, extra?: RequestInit) => {
