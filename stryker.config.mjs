@@ -11,6 +11,7 @@ export default {
   mutate: [
     'src/http/policy.ts',
     'src/http/policy-run.ts',
+    'src/http/keyed.ts',
     'src/http/retry-after.ts',
     'src/http/failures.ts',
     'src/stream/fold.ts',

@@ -1,7 +1,8 @@
 import pRetry from 'p-retry';
 import { MAX_TIMER_MS } from '../contract/limits.js';
 import { AbortError, ApiError, type ConvoError } from '../errors/index.js';
-import { type OperationKind, reactionTo } from './policy.js';
+import type { AttemptRule } from './keyed.js';
+import { type OperationKind, POLICY, reactionTo } from './policy.js';
 
 /** What `onRetry` is told before each new attempt. */
 export interface RetryInfo {
@@ -36,42 +37,46 @@ export interface RetryScope {
   signal: AbortSignal | undefined;
   /** No wait ends after this (epoch ms): an interaction's deadline, the end of polling a running turn. */
   deadline?: number | undefined;
+  /** The run re-opens a stream after its n-th break: it first waits the n-th backoff. */
+  resumed?: number | undefined;
+  /** The keyed-call rule of the run (`keyed.ts`): what each failed attempt means after the ones before. */
+  rule?: AttemptRule | undefined;
 }
 
-/** The one backoff: exponential from `minDelayMs`, up to twice that with jitter, never above `maxDelayMs`. */
+/** The one backoff as p-retry waits it: from `minDelayMs`, doubling, times 1 to 2 at random, up to `maxDelayMs`. */
+function backoffOptions(settings: RetrySettings) {
+  return { factor: 2, minTimeout: settings.minDelayMs, maxTimeout: settings.maxDelayMs, randomize: true };
+}
+
+/**
+ * The `attempt`-th wait of that backoff, p-retry's formula, for the one wait p-retry does not run: before a
+ * stream's re-open, which follows a break in a body read, not a failed attempt.
+ */
 export function backoff(
   attempt: number,
   settings: Pick<RetrySettings, 'minDelayMs' | 'maxDelayMs'>,
   random: number = Math.random(),
 ): number {
-  return Math.min(settings.maxDelayMs, settings.minDelayMs * 2 ** (attempt - 1) * (1 + random));
-}
-
-/** How many repeats a run has made so far: retries count against `maxRetries`, polls do not. */
-export interface RetryCount {
-  retries: number;
-  polls: number;
+  return Math.min(Math.round((1 + random) * settings.minDelayMs * 2 ** (attempt - 1)), settings.maxDelayMs);
 }
 
 /**
- * How long to wait before repeating after `error`, or `undefined` when it is thrown now: the policy says
- * never, the retries ran out, the service asks for a wait longer than `maxRetryAfterMs` or (but for a poll)
- * than the call's time left (`started + timeoutMs`), or the wait would end past the scope's deadline.
+ * The wait before repeating after `error`, given p-retry's backoff for it, or `undefined` when the error is
+ * thrown now: the service asks for a wait longer than `maxRetryAfterMs` or (but for a poll) than the call's
+ * time left (`started + timeoutMs`), or the wait would end past the scope's deadline. A `Retry-After` longer
+ * than the backoff replaces it; a shorter one is no reason to wait less.
  */
 export function nextWait(
   error: unknown,
-  count: RetryCount,
+  backoffMs: number,
+  polling: boolean,
   scope: RetryScope,
   started: number,
   now: number,
 ): number | undefined {
-  const reaction = reactionTo(scope.kind, error);
-  if (reaction === 'never') return undefined;
-  const polling = reaction === 'poll';
   const { settings } = scope;
-  if (!polling && count.retries >= settings.maxRetries) return undefined;
   const asked = error instanceof ApiError ? error.retryAfterMs : undefined;
-  const wait = Math.max(backoff(polling ? count.polls + 1 : count.retries + 1, settings), asked ?? 0);
+  const wait = Math.max(backoffMs, asked ?? 0);
   if (asked !== undefined) {
     if (asked > Math.min(settings.maxRetryAfterMs, MAX_TIMER_MS)) return undefined;
     // A poll is bounded by its deadline alone: the call's timeout is the time of one request there.
@@ -82,33 +87,54 @@ export function nextWait(
 }
 
 /**
- * Runs `attempt` until it succeeds or the policy stops: p-retry runs the loop, the waits are the policy's
- * (`nextWait`), taken only when another attempt follows, and an abort during one ends it at once.
+ * Runs `attempt` until it succeeds or the policy stops. p-retry runs the loop with its own count
+ * (`retries`: `maxRetries`), backoff (`factor`, `minTimeout`, `maxTimeout`, `randomize`), waits and
+ * `signal`; `shouldRetry` is the policy table's answer. Three parts stay ours, as p-retry cannot do them
+ * (p-retry 9, index.js `onAttemptFailure`): it waits only its backoff, so the longer part of a `Retry-After`
+ * is waited in `shouldRetry`, which also refuses one longer than `maxRetryAfter` or the time left; its
+ * `maxRetryTime` shortens the last wait and sends once more at the limit, where an answer would be past
+ * its interaction's deadline, so a wait that ends past the deadline ends the run instead; and it throws
+ * once `retries` are consumed whatever `shouldConsumeRetry` says, and repeats an unconsumed failure at once,
+ * so the polls of a running turn (7.3: not counted against `maxRetries`, backed off) are an inner p-retry
+ * of their own, inside each attempt, with `retries: Infinity` and the deadline as their bound.
  */
 export async function retrying<T>(
   attempt: (attemptNumber: number) => Promise<T>,
   scope: RetryScope,
 ): Promise<T> {
-  const { signal, settings } = scope;
-  const count: RetryCount = { retries: 0, polls: 0 };
-  const started = Date.now();
-  let wait: number | undefined;
-  try {
-    return await pRetry(attempt, {
-      // p-retry neither counts nor waits: polls must not use up maxRetries, and every wait is bounded here.
-      retries: Number.POSITIVE_INFINITY,
-      minTimeout: 0,
-      ...(signal ? { signal } : {}),
-      onFailedAttempt: async ({ error, attemptNumber }) => {
-        wait = nextWait(error, count, scope, started, Date.now());
-        if (wait === undefined) return;
-        if (reactionTo(scope.kind, error) === 'poll') count.polls++;
-        else count.retries++;
-        settings.onRetry?.({ error: error as ConvoError, attempt: attemptNumber, delayMs: wait });
-        await sleep(wait, signal);
+  const { kind, settings, signal, rule } = scope;
+  let attempts = 0;
+  let started = 0;
+  const once = async () => {
+    try {
+      return await attempt(++attempts);
+    } catch (error) {
+      throw rule ? rule(error) : error;
+    }
+  };
+  // The outer loop answers `retry` and `read-outcome`, the inner one `poll`.
+  const loop = (input: () => Promise<T>, polling: boolean, retries: number) =>
+    pRetry(input, {
+      ...backoffOptions(settings),
+      retries,
+      signal,
+      shouldRetry: async ({ error, retryDelay }) => {
+        const reaction = reactionTo(kind, error);
+        if (reaction === 'never' || (reaction === 'poll') !== polling) return false;
+        const wait = nextWait(error, retryDelay, polling, scope, started, Date.now());
+        if (wait === undefined) return false;
+        settings.onRetry?.({ error: error as ConvoError, attempt: attempts, delayMs: wait });
+        if (wait > retryDelay) await sleep(wait - retryDelay, signal);
+        return true;
       },
-      shouldRetry: () => wait !== undefined,
     });
+  const polled = Object.values(POLICY[kind]).includes('poll')
+    ? () => loop(once, true, Number.POSITIVE_INFINITY)
+    : once;
+  try {
+    if (scope.resumed) await sleep(backoff(scope.resumed, settings), signal);
+    started = Date.now();
+    return await loop(polled, false, settings.maxRetries);
   } catch (error) {
     if (signal?.aborted && !(error instanceof AbortError)) {
       throw new AbortError('the request was aborted by its signal', { cause: signal.reason });
@@ -117,18 +143,17 @@ export async function retrying<T>(
   }
 }
 
-/** Waits `ms`, or rejects with an `AbortError` as soon as `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
-    const aborted = () => new AbortError('aborted while waiting to retry', { cause: signal?.reason });
-    if (signal?.aborted) return reject(aborted());
+    if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
     const onAbort = () => {
       clearTimeout(timer);
-      reject(aborted());
+      reject(signal?.reason);
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });

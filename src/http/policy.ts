@@ -128,16 +128,3 @@ function storesOutcome(error: ApiError): boolean {
 export function reactionTo(kind: OperationKind, error: unknown): Reaction {
   return POLICY[kind][failureOf(error)] ?? 'never';
 }
-
-/**
- * Whether an interaction may be resolved after its answer failed this way: no response of the service came
- * back even to the resends (a lost connection, a timeout, a gateway's bare failure), or the service says
- * the outcome is unknown or already settled (7.5). The turn's stream then says what happened, so a handler
- * loop follows it rather than cancelling the turn.
- */
-export function answerMayHaveApplied(error: unknown): boolean {
-  const failure = failureOf(error);
-  return (
-    failure === 'connection' || failure === 'timeout' || failure === 'gateway' || failure === 'check_status'
-  );
-}

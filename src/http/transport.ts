@@ -7,8 +7,9 @@ import { apiFailure, fetchFailure, schemaFailure } from './failures.js';
 import { checkHeader, checkHeaders } from './headers.js';
 import { type Hooks, type KyHooks, kyHooks, runBeforeError, withBeforeRetry, withinSignal } from './hooks.js';
 import { hotSchema } from './hot-schema.js';
+import { attemptRule } from './keyed.js';
 import type { OperationKind } from './policy.js';
-import { type RetrySettings, retrying } from './policy-run.js';
+import { type RetryScope, type RetrySettings, retrying } from './policy-run.js';
 import { checkOption } from './validate.js';
 
 /** Where log lines go; every method optional. Lines carry no credential and no body. */
@@ -69,6 +70,9 @@ export interface Call<T> {
   options?: RequestOptions | undefined;
 }
 
+/** How one call of `Transport.request` or `open` runs, beyond its kind: its deadline, the resume it re-opens. */
+export type Run = Pick<RetryScope, 'deadline' | 'resumed'>;
+
 /** What a successful call returns: the validated `data`, the envelope's `meta` and the raw response. */
 export interface Result<T> {
   data: T;
@@ -83,14 +87,43 @@ export interface Result<T> {
  */
 let loadKy: Promise<typeof import('ky')> | undefined;
 
-/** ky's retry for a client with `afterResponse` hooks: none of its own, but a hook may re-send once. */
-const HOOK_RETRY = { limit: 1, methods: [], statusCodes: [], afterStatusCodes: [], retryOnTimeout: false };
-
 /**
- * The one path every request takes: ky (one instance per client), envelope, schema, typed result or typed
- * error. ky neither retries (the SDK's policy does), nor follows redirects, nor times out (our timer also
- * covers reading the body), nor throws on a status (the error body is read here).
+ * What the contract needs of ky, set once on the client's instance; ky builds and performs each exchange and
+ * runs the `beforeRequest` and `afterResponse` hooks. Four of its defaults are the SDK's own, for these
+ * reasons. `retry: 0`: the policy table repeats what the contract allows (`request`), for every kind, under
+ * a turn's key; ky re-sends only when an `afterResponse` hook returns `ky.retry()` (`HOOK_RETRY`, set only
+ * then: a retry limit above 0 makes ky clone every `Request`). `timeout: false`: the call's `timeout` also
+ * covers reading the body, which the transport reads itself to bound it (`maxResponseBytes`); ky's covers
+ * the headers (its body shortcuts, which read without a bound, start a second one), and would cost another
+ * 0.03x of a raw fetch on a small POST over loopback (ky alone: 1.165x without it, 1.19x to 1.20x with it,
+ * three runs). `throwHttpErrors: false`: an error's body is the contract's envelope, read here within
+ * `maxResponseBytes` (ky reads it for `HTTPError.data`, up to 10 MiB). `redirect: 'manual'`: a redirect is a
+ * `RedirectError`, never followed. And where no `beforeRequest` hook may replace the `Request`, its `fetch`
+ * is `unpacked` (below).
  */
+const KY_OPTIONS = {
+  retry: 0,
+  timeout: false,
+  throwHttpErrors: false,
+  redirect: 'manual',
+} as const satisfies KyOptions;
+
+/** ky's retry where an `afterResponse` hook may return `ky.retry()`: that re-send, once, and no other. */
+const HOOK_RETRY = { limit: 1, shouldRetry: () => false };
+
+/** One exchange whose headers came: its response, and the bounds of reading its body. */
+interface Sent {
+  response: Response;
+  /** When it was sent (`performance.now()`). */
+  started: number;
+  timeout: number;
+  /** Ends the timeout. */
+  done: () => void;
+  /** The caller's signal and the timeout's, for the body reader. */
+  signal: AbortSignal;
+}
+
+/** The one path every request takes: ky (one instance per client), envelope, schema, typed result or typed error. */
 export class Transport {
   readonly #settings: TransportSettings;
   readonly #base: URL;
@@ -115,13 +148,30 @@ export class Transport {
     this.#href = this.#base.href;
   }
 
-  /** Sends `call`, repeating it where its rule allows, and returns its validated result. */
-  async request<T>(call: Call<T>): Promise<Result<T>> {
-    const attempt = (n: number) => this.attempt(call, n);
+  /**
+   * The one entry of every exchange that may repeat: sends `call`, repeating it as the policy allows for
+   * its kind (until `run.deadline`, with its kind's keyed-call rule), and returns its validated result.
+   */
+  request<T>(call: Call<T>, run?: Run): Promise<Result<T>> {
+    return this.#repeat(call, run, (n) => this.#attempt(call, n));
+  }
+
+  /**
+   * `request` for a body its caller reads itself (a stream): the 2xx response, its body unread. The timeout
+   * covers the headers; the body has its own watchdog.
+   */
+  open(call: Omit<Call<unknown>, 'schema'>, accept: string, run?: Run): Promise<Response> {
+    return this.#repeat(call, run, () => this.#open(call, accept));
+  }
+
+  #repeat<T>(call: Omit<Call<unknown>, 'schema'>, run: Run | undefined, attempt: (n: number) => Promise<T>) {
+    const options = call.options;
     return retrying(attempt, {
+      ...run,
       kind: call.kind,
-      settings: this.retrySettings(call.options),
-      signal: call.options?.signal,
+      settings: this.retrySettings(options),
+      signal: options?.signal,
+      rule: attemptRule(call.kind, this.#settings.logger, call.path),
     });
   }
 
@@ -159,41 +209,26 @@ export class Transport {
     };
   }
 
-  /** Sends `call` once and returns the raw response (2xx), for callers that read the body themselves. */
-  async open(call: Omit<Call<unknown>, 'schema' | 'kind'>, accept: string): Promise<Response> {
-    const { response, done, signal, timeout } = await this.#send(call, accept);
-    if (!response.ok) {
-      let body: unknown;
-      try {
-        body = parseBody(await readText(response, this.#maxBytes(call.options), signal));
-      } catch (error) {
-        throw this.#fail(fetchFailure(error, call.options?.signal, timeout), call.options);
-      } finally {
-        done();
-      }
-      throw this.#fail(this.#apiFailure(call, response, body), call.options);
-    }
-    done(); // the timeout covers a stream's headers; its body has its own watchdog
+  async #open(call: Omit<Call<unknown>, 'schema'>, accept: string): Promise<Response> {
+    const sent = await this.#send(call, accept);
+    const { response } = sent;
+    if (!response.ok)
+      throw this.#fail(this.#apiFailure(call, response, await this.#body(call, sent)), call.options);
+    sent.done(); // the timeout covers a stream's headers; its body has its own watchdog
     this.#reached = true;
     return response;
   }
 
   /** Sends `call` once: a validated result or a typed error. */
-  async attempt<T>(call: Call<T>, attempt = 1): Promise<Result<T>> {
-    const { response, started, timeout, done, signal } = await this.#send(call, 'application/json');
+  async #attempt<T>(call: Call<T>, attempt: number): Promise<Result<T>> {
+    const sent = await this.#send(call, 'application/json');
+    const { response } = sent;
     const options = call.options;
-    let body: unknown;
-    try {
-      body = parseBody(await readText(response, this.#maxBytes(options), signal));
-    } catch (error) {
-      throw this.#fail(fetchFailure(error, options?.signal, timeout), options);
-    } finally {
-      done();
-    }
+    const body = await this.#body(call, sent);
     this.#settings.logger?.debug?.(`${call.method} /api/v1/${call.path} -> ${response.status}`, {
       status: response.status,
       attempt,
-      ms: Math.round(performance.now() - started),
+      ms: Math.round(performance.now() - sent.started),
     });
     if (!response.ok) throw this.#fail(this.#apiFailure(call, response, body), options);
     this.#reached = true;
@@ -204,7 +239,7 @@ export class Transport {
     return { data: data.data, meta: envelope.data.meta, response };
   }
 
-  /** Builds the client's ky instance; ky's own retry, timeout, redirects and status errors are off. */
+  /** Builds the client's ky instance (`KY_OPTIONS`). */
   async #create(): Promise<KyInstance> {
     loadKy ??= import('ky').catch((error: unknown) => {
       loadKy = undefined; // the next request tries again
@@ -222,21 +257,31 @@ export class Transport {
     this.#hooked = hooks !== undefined;
     const fetch = settings.fetch;
     this.#ky ??= ky.create({
+      ...KY_OPTIONS,
       headers,
-      retry: hooks?.afterResponse.length ? HOOK_RETRY : 0,
-      throwHttpErrors: false,
-      timeout: false,
-      redirect: 'manual',
       // Only when there are some: ky merges the defaults into each call's options, hooks included.
-      ...(hooks ? { hooks } : {}),
+      ...(hooks && { hooks, retry: hooks.afterResponse.length ? HOOK_RETRY : 0 }),
       // Called as a plain function (ky calls it as a method), so that a detached `window.fetch` works.
       ...(fetch ? { fetch: (input: Request | URL | string, init?: RequestInit) => fetch(input, init) } : {}),
     });
     return this.#ky;
   }
 
-  #maxBytes(options: RequestOptions | undefined): number {
-    return options?.maxResponseBytes ?? this.#settings.maxResponseBytes;
+  /** The body of a sent call, read within its bounds (`maxResponseBytes`, its timeout, which ends here). */
+  async #body(call: Omit<Call<unknown>, 'schema'>, sent: Sent): Promise<unknown> {
+    const options = call.options;
+    try {
+      const text = await readText(
+        sent.response,
+        options?.maxResponseBytes ?? this.#settings.maxResponseBytes,
+        sent.signal,
+      );
+      return parseBody(text);
+    } catch (error) {
+      throw this.#fail(fetchFailure(error, options?.signal, sent.timeout), options);
+    } finally {
+      sent.done();
+    }
   }
 
   #apiFailure(call: Omit<Call<unknown>, 'schema' | 'kind'>, response: Response, body: unknown) {
@@ -258,7 +303,7 @@ export class Transport {
    * Sends `call` once through ky. The timeout runs until `done()` is called, so that it also covers reading
    * a JSON body; `signal` (the caller's and the timeout's) is for the body reader.
    */
-  async #send(call: Omit<Call<unknown>, 'schema' | 'kind'>, accept: string) {
+  async #send(call: Omit<Call<unknown>, 'schema' | 'kind'>, accept: string): Promise<Sent> {
     const options = call.options ?? {};
     // Outside the try below: the SDK failing to load its own code is no connection failure, and not retried.
     const send = this.#ky ?? (await this.#create());
@@ -272,7 +317,7 @@ export class Transport {
     );
     const done = () => clearTimeout(timeoutId);
     const signal = options.signal ? AbortSignal.any([options.signal, timer.signal]) : timer.signal;
-    const init: KyOptions = { method: call.method, signal };
+    const init: KyOptions = { method: call.method };
     if (headers) init.headers = headers;
     if (body !== undefined) init.body = body;
     const hooks: KyHooks | undefined = kyHooks(options.hooks, this.#retryMarker);
@@ -282,7 +327,8 @@ export class Transport {
     }
     // A `beforeRequest` hook may hand ky another Request, body included: that one goes out as it is.
     if (!this.#settings.hooks?.beforeRequest?.length && !hooks?.beforeRequest.length)
-      init.fetch = unpacked(this.#settings.fetch, body);
+      init.fetch = unpacked(this.#settings.fetch, body, signal);
+    else init.signal = signal;
     const started = performance.now();
     try {
       options.signal?.throwIfAborted();
@@ -308,12 +354,15 @@ export class Transport {
 
 /**
  * ky's `fetch` for a call whose Request no hook replaces: it sends the Request ky built (its URL, method,
- * headers as the hooks left them, signal) as a URL and init with `body` as text. Handed the Request itself,
- * fetch would copy its body through a stream, and ky would then cancel the drained stream, which throws an
- * error it catches: on a small POST that is most of the time the SDK adds to fetch (BENCHMARKS.md,
- * benchmark 3). `fetch` is the client's, else the global one at call time (msw replaces it).
+ * headers as the hooks left them, redirect mode) as a URL and init, with `body` as text and the call's
+ * `signal`. Handed the Request itself, fetch would copy its body through a stream, and ky would then cancel
+ * the drained stream, which throws an error it catches: 8% of the client's profile on a small POST
+ * (BENCHMARKS.md, "Stage 3"). Given to ky, the signal would be combined with ky's own (`AbortSignal.any`,
+ * weakly linked by undici): 7% more; handing it to fetch here took `chats.create` from 1.44x to 1.39x of
+ * raw fetch (medians of 14 alternating runs on a loaded machine). `fetch` is the client's, else the global
+ * one at call time (msw replaces it).
  */
-function unpacked(fetch: TransportSettings['fetch'], body: string | undefined) {
+function unpacked(fetch: TransportSettings['fetch'], body: string | undefined, signal: AbortSignal) {
   return (request: Request | URL | string, extra?: RequestInit) => {
     const send = fetch ?? globalThis.fetch;
     if (!(request instanceof Request)) return send(request, extra);
@@ -322,8 +371,8 @@ function unpacked(fetch: TransportSettings['fetch'], body: string | undefined) {
       method: request.method,
       headers: request.headers,
       body: body ?? null,
-      signal: request.signal,
-      redirect: 'manual',
+      signal,
+      redirect: request.redirect,
     });
   };
 }

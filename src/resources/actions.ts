@@ -8,11 +8,8 @@ import {
   type RespondElicitationBody,
   type RespondPlanBody,
 } from '../contract/interactions.js';
-import { AnswerOutcomeUnknownError, ApiError } from '../errors/index.js';
 import type { ApiPromise } from '../http/api-promise.js';
-import { answerMayHaveApplied } from '../http/policy.js';
-import { retrying } from '../http/policy-run.js';
-import type { RequestOptions, Result } from '../http/transport.js';
+import type { RequestOptions } from '../http/transport.js';
 import { checkInput } from '../http/validate.js';
 import { chatPath } from './chats.js';
 import { Resource } from './resource.js';
@@ -47,10 +44,9 @@ export class Actions extends Resource {
   }
 
   /**
-   * @internal Sends the answer of `kind` to its endpoint, repeating what 7.5 allows but never after `until` (the interaction's
-   * deadline). A 409 `api_v1_action_not_pending` to a resend of a send that got no response cannot say
-   * whether that send applied (7.5: "already resolved, another request claimed it first, or outcome
-   * unknown"): it is an `AnswerOutcomeUnknownError`, never a success.
+   * @internal Sends the answer of `kind` to its endpoint, repeated as the policy's `answer` kind allows (7.5,
+   * with its keyed-call rule: a lost send's outcome is unknown, `http/keyed.ts`), never after `until` (the
+   * interaction's deadline).
    */
   answer(
     chatId: string,
@@ -71,27 +67,7 @@ export class Actions extends Resource {
         kind: 'answer',
         options,
       } as const;
-      /** The error of the first send that got no response: it may have applied. */
-      let lost: { error: unknown } | undefined;
-      const send = async (attempt: number): Promise<Result<ActionResult>> => {
-        try {
-          return await this.transport.attempt(call, attempt);
-        } catch (error) {
-          if (lost && error instanceof ApiError && error.is('api_v1_action_not_pending')) {
-            this.transport.logger?.warn?.('the outcome of an answer is unknown: its send was lost', { path });
-            throw new AnswerOutcomeUnknownError(error, lost.error);
-          }
-          // Of the failures that may have applied, only these are resent: no response came back.
-          if (!lost && answerMayHaveApplied(error)) lost = { error };
-          throw error;
-        }
-      };
-      return retrying(send, {
-        kind: 'answer',
-        settings: this.transport.retrySettings(options),
-        signal: options?.signal,
-        deadline: until,
-      });
+      return this.transport.request(call, { deadline: until });
     });
   }
 }

@@ -1,7 +1,6 @@
 import { AbortError, ConnectionError, ConvoError, ResponseValidationError } from '../errors/index.js';
 import { StreamBreak } from '../errors/stream.js';
 import { StreamInterruptedError } from '../errors/turn.js';
-import { backoff, retrying, sleep } from '../http/policy-run.js';
 import type { Logger, RequestOptions, Transport } from '../http/transport.js';
 import type { StreamEvent } from '../stream/events.js';
 import type { StreamState } from '../stream/map.js';
@@ -36,8 +35,7 @@ export async function* httpTurnEvents<I>(
   request: StreamRequest,
   state: StreamState<I>,
 ): AsyncGenerator<StreamEvent<I>[]> {
-  const { transport, options, call } = request;
-  const settings = transport.retrySettings(options);
+  const { options, call } = request;
   let resumes = 0;
   let reason: string | undefined;
   for (;;) {
@@ -61,7 +59,6 @@ export async function* httpTurnEvents<I>(
         attempt: resumes,
         reason,
       });
-      await sleep(backoff(resumes, settings), options.signal);
     }
   }
 }
@@ -78,17 +75,15 @@ async function open<I>(
     method: 'POST',
     path: request.path,
     body: request.body,
+    kind: 'turn',
     headers: request.call.headers,
     options,
   } as const;
   request.call.sent = true;
   try {
-    const response = await retrying(() => transport.open(call, 'text/event-stream'), {
-      kind: 'turn',
-      deadline: Date.now() + request.settleMs,
-      settings: transport.retrySettings(options),
-      signal: options.signal,
-    });
+    // A re-open first waits the backoff of its resume; then it polls the key's running turn up to `settleMs`.
+    const deadline = Date.now() + request.settleMs;
+    const response = await transport.open(call, 'text/event-stream', { deadline, resumed: resumes });
     const type = response.headers.get('content-type') ?? '';
     if (!type.includes('text/event-stream')) {
       // Not awaited: some fetches (msw 2.x) never settle a body's cancel, and the error is known already.

@@ -1,5 +1,5 @@
 import type { Turn } from '../contract/turn.js';
-import { answerMayHaveApplied } from '../http/policy.js';
+import { answerMayHaveApplied } from '../http/keyed.js';
 import type { Logger } from '../http/transport.js';
 import type {
   AuthRequired,

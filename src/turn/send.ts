@@ -1,8 +1,7 @@
 import type { Turn } from '../contract/turn.js';
 import { TurnSchema } from '../contract/turn.js';
-import { type ApiError, TimeoutError } from '../errors/index.js';
+import { stillRunning } from '../http/keyed.js';
 import { isTurnInProgress } from '../http/policy.js';
-import { retrying } from '../http/policy-run.js';
 import type { Result, Transport } from '../http/transport.js';
 import { TurnCall } from './call.js';
 import { SETTLE_MS, type TurnOptions } from './open.js';
@@ -36,22 +35,9 @@ export async function sendTurn(
     options: { ...options, timeout },
   } as const;
   try {
-    const { data, meta, response } = await retrying(() => transport.attempt(request), {
-      kind: 'turn',
-      deadline: Date.now() + timeout,
-      settings: transport.retrySettings({ ...options, timeout }),
-      signal: options.signal,
-    });
+    const { data, meta, response } = await transport.request(request, { deadline: Date.now() + timeout });
     return { data: { ...data, idempotencyKey: call.idempotencyKey }, meta, response };
   } catch (error) {
     throw call.stamp(isTurnInProgress(error) ? stillRunning(timeout, error) : error);
   }
-}
-
-/** The call's timeout passed while the key's turn still ran (polling ends there): a timeout, not a refusal. */
-function stillRunning(timeout: number, error: ApiError): TimeoutError {
-  return new TimeoutError(
-    `the turn still ran after ${timeout} ms: send again with the same key (idempotencyKey) to read its outcome`,
-    { cause: error },
-  );
 }

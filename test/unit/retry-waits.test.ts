@@ -1,10 +1,10 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { retrying } from '../../src/http/policy-run.js';
+import { backoff, retrying } from '../../src/http/policy-run.js';
 import { AbortError, type ApiError, Client, ConnectionError, TimeoutError } from '../../src/index.js';
 import { api } from '../support/api-error.js';
 import { fail, fakeFetch, ok, skill } from '../support/fake-fetch.js';
-import { scope } from '../support/retry-scope.js';
+import { SETTINGS, scope } from '../support/retry-scope.js';
 
 /** An attempt that fails with each of `errors` in turn, then succeeds; records when each attempt ran. */
 function scripted(...errors: Error[]) {
@@ -145,7 +145,7 @@ describe('the waits between attempts (fake timers, real values)', () => {
     expect(run.done).toBe(true);
     expect(run.error).toBeInstanceOf(AbortError);
     expect((run.error as AbortError).cause).toEqual(new Error('user left'));
-    expect((run.error as Error).message).toBe('aborted while waiting to retry');
+    expect((run.error as Error).message).toBe('the request was aborted by its signal');
     expect(at).toHaveLength(1);
     expect(vi.getTimerCount()).toBe(0);
   });
@@ -159,7 +159,7 @@ describe('the waits between attempts (fake timers, real values)', () => {
     );
     await vi.advanceTimersByTimeAsync(0);
     expect(run.error).toBeInstanceOf(AbortError);
-    expect((run.error as Error).message).toBe('aborted while waiting to retry');
+    expect((run.error as Error).message).toBe('the request was aborted by its signal');
     expect(at).toHaveLength(1);
     expect(vi.getTimerCount()).toBe(0);
   });
@@ -214,6 +214,119 @@ describe('the waits between attempts (fake timers, real values)', () => {
     expect(run.done).toBe(true);
     expect((run.error as ApiError).code).toBe('api_v1_turn_in_progress');
     expect(at.map((t) => t - at[0]!)).toEqual([0, 500, 1_500]);
+  });
+
+  it('7.3 a running key is still polled after the retries are used up, each on its own backoff', async () => {
+    const running = () => api(409, 'api_v1_turn_in_progress');
+    const { attempt, at } = scripted(new ConnectionError('lost'), running(), running());
+    const run = settle(
+      retrying(attempt, scope({ kind: 'turn', deadline: Date.now() + 60_000 }, { maxRetries: 1 })),
+    );
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(run.value).toBe('done');
+    expect(at.map((t) => t - at[0]!)).toEqual([0, 500, 1_000, 2_000]);
+  });
+
+  it('7.3 onRetry is told of each poll too, with the number of the attempt that failed', async () => {
+    const onRetry = vi.fn();
+    const { attempt } = scripted(new ConnectionError('lost'), api(409, 'api_v1_turn_in_progress'));
+    const run = settle(
+      retrying(attempt, scope({ kind: 'turn', deadline: Date.now() + 60_000 }, { onRetry })),
+    );
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(run.value).toBe('done');
+    expect(onRetry.mock.calls.map(([info]) => [info.attempt, info.delayMs])).toEqual([
+      [1, 500],
+      [2, 500],
+    ]);
+  });
+
+  it("the waits are p-retry's backoff, the same one a stream's re-open waits", async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    const { attempt, at } = scripted(...[1, 2, 3].map((n) => new ConnectionError(String(n))));
+    const run = settle(retrying(attempt, scope({}, { maxRetries: 3 })));
+    await vi.advanceTimersByTimeAsync(6_000);
+    expect(run.value).toBe('done');
+    const gaps = at.slice(1).map((t, i) => t - at[i]!);
+    expect(gaps).toEqual([1, 2, 3].map((n) => backoff(n, SETTINGS, 0.5)));
+  });
+
+  it("a stream's re-open after its 2nd break waits the 2nd backoff before its first attempt", async () => {
+    const { attempt, at } = scripted();
+    const started = Date.now();
+    const run = settle(retrying(attempt, scope({ kind: 'turn', resumed: 2 })));
+    await vi.advanceTimersByTimeAsync(999);
+    expect(at).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(run.value).toBe('done');
+    expect(at).toEqual([started + 1_000]);
+  });
+
+  it('an abort during the wait of a re-open ends it at once: nothing is sent', async () => {
+    const controller = new AbortController();
+    const { attempt, at } = scripted();
+    const run = settle(retrying(attempt, scope({ kind: 'turn', resumed: 1, signal: controller.signal })));
+    await vi.advanceTimersByTimeAsync(100);
+    controller.abort(new Error('user left'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(run.error).toBeInstanceOf(AbortError);
+    expect((run.error as AbortError).cause).toEqual(new Error('user left'));
+    expect(at).toHaveLength(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('an abort during the part of a Retry-After beyond the backoff ends the call at once', async () => {
+    const controller = new AbortController();
+    const asked = api(429, 'rate_limited', { retryAfterMs: 5_000 });
+    const { attempt, at } = scripted(asked);
+    const run = settle(retrying(attempt, scope({ signal: controller.signal })));
+    await vi.advanceTimersByTimeAsync(100);
+    controller.abort('why');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(run.error).toBeInstanceOf(AbortError);
+    expect((run.error as AbortError).cause).toBe('why');
+    expect(at).toHaveLength(1);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('a re-open whose signal is already aborted waits for nothing and sends nothing', async () => {
+    const { attempt, at } = scripted();
+    const run = settle(
+      retrying(attempt, scope({ kind: 'turn', resumed: 3, signal: AbortSignal.abort('gone') })),
+    );
+    await vi.advanceTimersByTimeAsync(0);
+    expect(run.error).toBeInstanceOf(AbortError);
+    expect((run.error as AbortError).cause).toBe('gone');
+    expect(at).toHaveLength(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("the waits of a re-open and of a Retry-After's longer part leave no abort listener on the signal", async () => {
+    const controller = new AbortController();
+    const reopened = settle(retrying(scripted().attempt, scope({ resumed: 1, signal: controller.signal })));
+    await vi.advanceTimersByTimeAsync(500);
+    expect(reopened.value).toBe('done');
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    const asked = api(429, 'rate_limited', { retryAfterMs: 3_000 });
+    const run = settle(retrying(scripted(asked).attempt, scope({ signal: controller.signal })));
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(run.value).toBe('done');
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('the keyed-call rule sees each failed attempt, and its error is what the run goes on with', async () => {
+    const replaced = new TimeoutError('replaced');
+    const seen: unknown[] = [];
+    const rule = (error: unknown) => {
+      seen.push(error);
+      return seen.length === 2 ? api(400, 'final') : replaced;
+    };
+    const first = new ConnectionError('a');
+    const run = settle(retrying(scripted(first, new ConnectionError('b')).attempt, scope({ rule })));
+    await vi.advanceTimersByTimeAsync(500);
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toBe(first);
+    expect((run.error as ApiError).code).toBe('final');
   });
 
   it("7.5 an answer is not resent when the wait would end past the interaction's deadline", async () => {
