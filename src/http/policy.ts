@@ -9,8 +9,8 @@ import { isGatewayFailure } from './failures.js';
 
 /** What an operation is, for the retry policy. */
 export type OperationKind =
-  /** A read, or an update that repeating leaves as it is (skill and chat updates). */
-  | 'read'
+  /** A call that arriving twice leaves as once: a read, or an update that sets fields (skill and chat updates). */
+  | 'repeatable'
   /** A write that may not be repeated once it arrived: create, toggle, delete. */
   | 'write'
   /** A turn sent under its `Idempotency-Key`: the synchronous send, and a stream's open and re-open. */
@@ -52,7 +52,7 @@ export type Reaction = 'retry' | 'poll' | 'read-outcome' | 'never';
  * (3.3), a cancel, which is idempotent (4.6)), never for a create.
  */
 export const POLICY: Readonly<Record<OperationKind, Readonly<Partial<Record<Failure, Reaction>>>>> = {
-  read: {
+  repeatable: {
     connection: 'retry',
     timeout: 'retry',
     rate_limited: 'retry',

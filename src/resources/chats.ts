@@ -29,7 +29,7 @@ export const MessageListSchema = z.array(MessageSchema);
 export class Chats extends Resource {
   /** The credential's chats, newest first; `is_favorite` filters. `for await` over it to read every one. */
   list(query: ChatListQuery = {}, options?: RequestOptions): PagePromise<Chat> {
-    return this.api.list('chats', ChatListSchema, 'read', options, [ChatListQuerySchema, query]);
+    return this.api.list('chats', ChatListSchema, 'repeatable', options, [ChatListQuerySchema, query]);
   }
 
   /** Creates an empty chat. */
@@ -39,12 +39,12 @@ export class Chats extends Resource {
 
   /** One chat. */
   get(chatId: string, options?: RequestOptions): ApiPromise<Chat> {
-    return this.api.get(chatAt(chatId), ChatSchema, 'read', options);
+    return this.api.get(chatAt(chatId), ChatSchema, 'repeatable', options);
   }
 
   /** Renames a chat or sets its favorite flag. */
   update(chatId: string, body: ChatUpdate, options?: RequestOptions): ApiPromise<Chat> {
-    return this.api.patch(chatAt(chatId), ChatSchema, 'read', options, [ChatUpdateSchema, body]);
+    return this.api.patch(chatAt(chatId), ChatSchema, 'repeatable', options, [ChatUpdateSchema, body]);
   }
 
   /** Deletes a chat (softly, for the API and the application alike); returns `{ id, deleted: true }`. */
@@ -54,7 +54,7 @@ export class Chats extends Resource {
 
   /** The chat's turns in chronological order, each with its `prompt` and `created_at`. */
   messages(chatId: string, query: PageQuery = {}, options?: RequestOptions): PagePromise<Message> {
-    return this.api.list(chatAt(chatId, '/messages'), MessageListSchema, 'read', options, [
+    return this.api.list(chatAt(chatId, '/messages'), MessageListSchema, 'repeatable', options, [
       PageQuerySchema,
       query,
     ]);
@@ -62,7 +62,7 @@ export class Chats extends Resource {
 
   /** Models, permission modes, and the libraries, skills and connectors the credential's scopes allow. */
   catalog(options?: RequestOptions): ApiPromise<Catalog> {
-    return this.api.get('chat/catalog', CatalogSchema, 'read', options);
+    return this.api.get('chat/catalog', CatalogSchema, 'repeatable', options);
   }
 }
 

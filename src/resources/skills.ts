@@ -24,7 +24,7 @@ const SkillListSchema = z.array(SkillSchema);
 export class Skills extends Resource {
   /** Skills visible to the credential, page by page; `for await` over it to read every one. */
   list(query: PageQuery = {}, options?: RequestOptions): PagePromise<Skill> {
-    return this.api.list('skills', SkillListSchema, 'read', options, [SkillListQuerySchema, query]);
+    return this.api.list('skills', SkillListSchema, 'repeatable', options, [SkillListQuerySchema, query]);
   }
 
   /** Creates a skill (checked against every rule of 4.1 before sending). */
@@ -34,12 +34,12 @@ export class Skills extends Resource {
 
   /** One skill. */
   get(skillId: number, options?: RequestOptions): ApiPromise<Skill> {
-    return this.api.get(skillAt(skillId), SkillSchema, 'read', options);
+    return this.api.get(skillAt(skillId), SkillSchema, 'repeatable', options);
   }
 
   /** Updates the fields sent; `level` cannot change. */
   update(skillId: number, body: SkillUpdate, options?: RequestOptions): ApiPromise<Skill> {
-    return this.api.patch(skillAt(skillId), SkillSchema, 'read', options, [SkillUpdateSchema, body]);
+    return this.api.patch(skillAt(skillId), SkillSchema, 'repeatable', options, [SkillUpdateSchema, body]);
   }
 
   /** Flips `is_active` and returns the skill. Not repeated on a lost response: a second flip undoes the first. */

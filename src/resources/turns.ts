@@ -113,7 +113,7 @@ export class Turns extends Resource {
     const messages = chatAt(chatId, '/messages');
     const page = async (number: number) => {
       const query = [PageQuerySchema, { page: number, size }] as const;
-      const list = await this.api.list(messages, MessageListSchema, 'read', options, query);
+      const list = await this.api.list(messages, MessageListSchema, 'repeatable', options, query);
       return { found: list.items.find((turn) => turn.id === messageId)?.status, total: list.total };
     };
     const first = await page(1);

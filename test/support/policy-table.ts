@@ -3,7 +3,7 @@ import { POLICY } from '../../src/http/policy.js';
 
 /** The README's column heading of each operation kind, in column order. */
 export const KIND_LABELS: Record<OperationKind, string> = {
-  read: 'reads, skill and chat updates',
+  repeatable: 'reads, skill and chat updates',
   write: 'create, toggle, delete',
   turn: 'turns (send, stream open and re-open), same key',
   answer: 'interaction answers, until the deadline',

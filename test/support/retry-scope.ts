@@ -12,7 +12,7 @@ export const SETTINGS: RetrySettings = {
 
 /** A `read` scope with the default settings, `over` and `settings` applied. */
 export const scope = (over: Partial<RetryScope> = {}, settings: Partial<RetrySettings> = {}): RetryScope => ({
-  kind: 'read',
+  kind: 'repeatable',
   signal: undefined,
   settings: { ...SETTINGS, ...settings },
   ...over,

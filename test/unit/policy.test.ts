@@ -115,8 +115,8 @@ describe('the retry policy: how each operation meets a failure', () => {
   it('a write that lost its response is not repeated (it may have applied); a read is', () => {
     expect(reactionTo('write', new ConnectionError('x'))).toBe('never');
     expect(reactionTo('write', new TimeoutError('x'))).toBe('never');
-    expect(reactionTo('read', new ConnectionError('x'))).toBe('retry');
-    expect(reactionTo('read', new TimeoutError('x'))).toBe('retry');
+    expect(reactionTo('repeatable', new ConnectionError('x'))).toBe('retry');
+    expect(reactionTo('repeatable', new TimeoutError('x'))).toBe('retry');
   });
 
   it("7.3 a turn's 502 or 504 is the key's stored outcome: not repeated, whatever retry_action says", () => {
@@ -129,7 +129,7 @@ describe('the retry policy: how each operation meets a failure', () => {
     expect(reactionTo('turn', api(409, 'api_v1_turn_in_progress'))).toBe('poll');
     const unknown = api(409, 'api_v1_core_unavailable', { data: { code: 'idempotency_outcome_unknown' } });
     expect(reactionTo('turn', unknown)).toBe('read-outcome');
-    expect(reactionTo('read', unknown)).toBe('never');
+    expect(reactionTo('repeatable', unknown)).toBe('never');
   });
 
   it('7.5 an answer is resent after a lost response and a backend outage, never after check_status', () => {
@@ -146,11 +146,11 @@ describe('the retry policy: how each operation meets a failure', () => {
     expect(reactionTo('cancel', new ConnectionError('x'))).toBe('retry');
     expect(reactionTo('cancel', api(502, 'api_v1_core_unavailable'))).toBe('retry');
     expect(reactionTo('cancel', api(404, 'api_v1_not_found'))).toBe('never');
-    expect(reactionTo('read', api(502, 'api_v1_core_unavailable'))).toBe('never');
+    expect(reactionTo('repeatable', api(502, 'api_v1_core_unavailable'))).toBe('never');
   });
 
   it.each([
-    ['read', 'retry'],
+    ['repeatable', 'retry'],
     ['write', 'never'],
     ['turn', 'retry'],
     ['answer', 'retry'],

@@ -34,12 +34,13 @@ const badPath: Path = () => {
 
 /** Every verb called with `path` and, where it takes one, a body or query of `input`. */
 const CALLS = {
-  get: (api: Verbs, path: Path) => api.get(path, Data, 'read', undefined),
+  get: (api: Verbs, path: Path) => api.get(path, Data, 'repeatable', undefined),
   post: (api: Verbs, path: Path, input: unknown) => api.post(path, Data, 'write', undefined, [Body, input]),
-  patch: (api: Verbs, path: Path, input: unknown) => api.patch(path, Data, 'read', undefined, [Body, input]),
+  patch: (api: Verbs, path: Path, input: unknown) =>
+    api.patch(path, Data, 'repeatable', undefined, [Body, input]),
   delete: (api: Verbs, path: Path) => api.delete(path, Data, 'write', undefined),
   list: (api: Verbs, path: Path, input: unknown) =>
-    api.list(path, z.array(Data), 'read', undefined, [PageQuerySchema, input as never]),
+    api.list(path, z.array(Data), 'repeatable', undefined, [PageQuerySchema, input as never]),
 };
 
 describe('resource verbs: the path and the input are checked before anything is sent', () => {
@@ -103,18 +104,18 @@ describe('resource verbs: the path and the input are checked before anything is 
     ]);
   });
 
-  it('each verb runs under the policy kind it is given: a lost connection is repeated for read, not for write', async () => {
+  it('each verb runs under the policy kind it is given: a lost connection is repeated for repeatable, not for write', async () => {
     for (const verb of ['get', 'post', 'patch', 'delete'] as const) {
-      for (const kind of ['read', 'write'] as const) {
+      for (const kind of ['repeatable', 'write'] as const) {
         const { api, requests } = verbs(new TypeError('fetch failed'), ok({ id: 1 }));
         const path = () => 'things/1';
         const call =
           verb === 'get' || verb === 'delete'
             ? api[verb](path, Data, kind)
             : api[verb](path, Data, kind, undefined, [Body, { name: 'a' }]);
-        if (kind === 'read') await expect(call).resolves.toEqual({ id: 1 });
+        if (kind === 'repeatable') await expect(call).resolves.toEqual({ id: 1 });
         else await expect(call).rejects.toBeInstanceOf(ConnectionError);
-        expect(requests, `${verb} ${kind}`).toHaveLength(kind === 'read' ? 2 : 1);
+        expect(requests, `${verb} ${kind}`).toHaveLength(kind === 'repeatable' ? 2 : 1);
       }
     }
   });
@@ -158,7 +159,9 @@ describe('8 the page query is checked once per list call', () => {
         return ok([{ id: page }], { page, size: 1, total: 3 });
       });
       const query = [ChatListQuerySchema, { size: 1, is_favorite: true }] as const;
-      for await (const _ of (await api.list('chats', z.array(Data), 'read', undefined, query)).iterPages());
+      for await (const _ of (
+        await api.list('chats', z.array(Data), 'repeatable', undefined, query)
+      ).iterPages());
       expect(requests.map((r) => new URL(r.url).search)).toEqual([
         '?size=1&is_favorite=true&page=1',
         '?size=1&is_favorite=true&page=2',
