@@ -17,9 +17,11 @@ const root = resolve(fileURLToPath(import.meta.url), '../..');
 export const BUDGETS = [
   {
     name: 'Client + turns.stream',
-    // Just above what was measured (31.4 KB, 40.0 KB one file; issue 22's target for one file is 35 KB).
+    // Just above what was measured: 31.5 KB up front, 40.03 KB one file (the defaults object and the one
+    // retry entry added 64 bytes to the 40.0 KB budget; issue 22's target for one file, 35 KB, is not met:
+    // BENCHMARKS.md "Where the targets stand" says where the bytes are).
     maxGzip: 31_800,
-    maxWholeGzip: 40_000,
+    maxWholeGzip: 40_100,
     code: `import { Client } from 'convo-sdk';
 const client = new Client({ baseUrl: 'https://api.example.com', token: 'token' });
 for await (const event of client.turns.stream('3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d', { content: 'Hello' })) {

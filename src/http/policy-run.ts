@@ -14,15 +14,15 @@ export interface RetryInfo {
   delayMs: number;
 }
 
-/** The retry settings of a client, with a request's own overrides applied. */
+/** The retry settings of a client (its options, else `CLIENT_DEFAULTS`), with a request's own overrides applied. */
 export interface RetrySettings {
-  /** Further attempts after the first (default 2); polls of a running turn do not count. */
+  /** Further attempts after the first; polls of a running turn do not count. */
   maxRetries: number;
-  /** First backoff delay in ms (default 500). */
+  /** First backoff delay in ms. */
   minDelayMs: number;
-  /** Largest backoff delay in ms (default 8000). */
+  /** Largest backoff delay in ms. */
   maxDelayMs: number;
-  /** Longest `Retry-After` honoured, in ms (default 60,000); a longer one ends the call at once. */
+  /** Longest `Retry-After` honoured, in ms; a longer one ends the call at once. */
   maxRetryAfterMs: number;
   /** The call's `timeout` in ms: a `Retry-After` wait ends within it, counted from the first attempt. */
   timeoutMs: number;

@@ -70,8 +70,11 @@ export interface Call<T> {
   options?: RequestOptions | undefined;
 }
 
-/** How one call of `Transport.request` or `open` runs, beyond its kind: its deadline, the resume it re-opens. */
-export type Run = Pick<RetryScope, 'deadline' | 'resumed'>;
+/**
+ * How one call of `Transport.request` or `open` runs, beyond its kind: its deadline, the resume it re-opens,
+ * and its retry settings when the caller has read them already (a stream, once for all its opens).
+ */
+export type Run = Pick<RetryScope, 'deadline' | 'resumed'> & { settings?: RetrySettings | undefined };
 
 /** What a successful call returns: the validated `data`, the envelope's `meta` and the raw response. */
 export interface Result<T> {
@@ -167,9 +170,10 @@ export class Transport {
   #repeat<T>(call: Omit<Call<unknown>, 'schema'>, run: Run | undefined, attempt: (n: number) => Promise<T>) {
     const options = call.options;
     return retrying(attempt, {
-      ...run,
+      deadline: run?.deadline,
+      resumed: run?.resumed,
       kind: call.kind,
-      settings: this.retrySettings(options),
+      settings: run?.settings ?? this.retrySettings(options),
       signal: options?.signal,
       rule: attemptRule(call.kind, this.#settings.logger, call.path),
     });

@@ -5,7 +5,7 @@ import {
   type EventName,
   isTerminalEvent,
 } from '../contract/events.js';
-import { StreamBreak, UnreadableTerminalError } from '../errors/stream.js';
+import { StreamBreak, UnreadableTerminalError } from '../errors/index.js';
 import type { Logger } from '../http/transport.js';
 import { decode, type HandlersOf, type KnownEvent, type Payloads } from './decode.js';
 import { decodeDelta } from './delta.js';

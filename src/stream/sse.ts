@@ -1,6 +1,5 @@
 import { createParser } from 'eventsource-parser';
-import { AbortError, ConnectionError } from '../errors/index.js';
-import { StreamBreak } from '../errors/stream.js';
+import { AbortError, ConnectionError, StreamBreak } from '../errors/index.js';
 import { checkOption } from '../http/validate.js';
 
 /** One server-sent event as it came: its name (default `message`) and its raw data. */

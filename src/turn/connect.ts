@@ -1,6 +1,12 @@
-import { AbortError, ConnectionError, ConvoError, ResponseValidationError } from '../errors/index.js';
-import { StreamBreak } from '../errors/stream.js';
-import { StreamInterruptedError } from '../errors/turn.js';
+import {
+  AbortError,
+  ConnectionError,
+  ConvoError,
+  ResponseValidationError,
+  StreamBreak,
+  StreamInterruptedError,
+} from '../errors/index.js';
+import type { RetrySettings } from '../http/policy-run.js';
 import type { Logger, RequestOptions, Transport } from '../http/transport.js';
 import type { StreamEvent } from '../stream/events.js';
 import type { StreamState } from '../stream/map.js';
@@ -21,6 +27,8 @@ export interface StreamRequest {
   maxResumes: number;
   /** How long a re-opened stream may wait for the running turn (409 in progress) before giving up. */
   settleMs: number;
+  /** The call's retry settings, read once for every open. */
+  settings: RetrySettings;
   options: RequestOptions;
   logger: Logger | undefined;
 }
@@ -83,7 +91,11 @@ async function open<I>(
   try {
     // A re-open first waits the backoff of its resume; then it polls the key's running turn up to `settleMs`.
     const deadline = Date.now() + request.settleMs;
-    const response = await transport.open(call, 'text/event-stream', { deadline, resumed: resumes });
+    const response = await transport.open(call, 'text/event-stream', {
+      deadline,
+      resumed: resumes,
+      settings: request.settings,
+    });
     const type = response.headers.get('content-type') ?? '';
     if (!type.includes('text/event-stream')) {
       // Not awaited: some fetches (msw 2.x) never settle a body's cancel, and the error is known already.

@@ -96,8 +96,8 @@ export function openTurnStream(
   const events = afterCheck(() => {
     checkOption('idleTimeout', options.idleTimeout);
     checkOption('maxResumes', options.maxResumes);
-    // Checks the request's own numeric options too.
-    const { maxRetries } = transport.retrySettings(options);
+    // Read once for the stream's re-reads and all its opens; checks the request's own numeric options too.
+    const settings = transport.retrySettings(options);
     const state = new StreamState<Interaction>({
       pings: options.pings ?? false,
       logger,
@@ -108,7 +108,7 @@ export function openTurnStream(
           receivedAt: Date.now(),
           validate: setup.validate,
         }),
-      rereads: maxRetries,
+      rereads: settings.maxRetries,
     });
     return httpTurnEvents(
       {
@@ -118,6 +118,7 @@ export function openTurnStream(
         idleMs: options.idleTimeout ?? CLIENT_DEFAULTS.idleTimeout,
         maxResumes: options.maxResumes ?? CLIENT_DEFAULTS.maxResumes,
         settleMs: SETTLE_MS,
+        settings,
         options: { ...options, signal },
         logger,
       },

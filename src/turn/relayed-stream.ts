@@ -1,5 +1,4 @@
-import { ConvoError } from '../errors/index.js';
-import { RelayedTurnError } from '../errors/turn.js';
+import { ConvoError, RelayedTurnError } from '../errors/index.js';
 import { CLIENT_DEFAULTS } from '../http/defaults.js';
 import type { Logger } from '../http/transport.js';
 import { type RelayedInteraction, toRelayedInteraction } from '../interactions/relayed.js';

@@ -1,6 +1,5 @@
 import type { CancelResult } from '../contract/interactions.js';
-import { ApiError } from '../errors/index.js';
-import { TurnError } from '../errors/turn.js';
+import { ApiError, TurnError } from '../errors/index.js';
 import type { Interaction } from '../interactions/kinds.js';
 import type { ActionRequiredEventOf, ErrorEvent, StreamEvent } from '../stream/events.js';
 import type { TurnCall } from './call.js';
