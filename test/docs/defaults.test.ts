@@ -42,4 +42,13 @@ describe('the client defaults, written once', () => {
     ])
       expect(source).toContain(quoted);
   });
+
+  it("the TSDoc of a stream's options quotes the same idleTimeout and maxResumes", () => {
+    const read = (file: string) =>
+      readFileSync(join(root, 'src', 'turn', file), 'utf8').replace(/\s+\*\s+/g, ' ');
+    const idle = CLIENT_DEFAULTS.idleTimeout.toLocaleString('en-US');
+    expect(read('open.ts')).toContain(`(default ${idle} ms`);
+    expect(read('open.ts')).toContain(`(default ${CLIENT_DEFAULTS.maxResumes})`);
+    expect(read('relayed-stream.ts')).toContain(`(default ${idle} ms)`);
+  });
 });
