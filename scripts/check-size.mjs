@@ -48,7 +48,7 @@ await transport.reconnectToStream({ chatId });`,
   },
 ];
 
-const gzip = (bytes) => gzipSync(bytes, { level: 9 }).length;
+export const gzip = (bytes) => gzipSync(bytes, { level: 9 }).length;
 
 /**
  * Bundles `code` as a browser app would, with code splitting (leaving out `external`). Returns the sizes of
@@ -101,7 +101,7 @@ export async function measureWhole(code) {
   return gzip(result.outputFiles[0].contents);
 }
 
-function bundle(code, external, splitting) {
+export function bundle(code, external, splitting) {
   return build({
     stdin: { contents: code, resolveDir: root, loader: 'js', sourcefile: 'app.js' },
     absWorkingDir: root,
@@ -123,7 +123,7 @@ function bundle(code, external, splitting) {
 }
 
 /** The npm package a bundled input file belongs to (`convo-sdk` for the SDK's own sources). */
-function packageOf(input) {
+export function packageOf(input) {
   return /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? 'convo-sdk';
 }
 

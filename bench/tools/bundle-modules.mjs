@@ -1,32 +1,12 @@
 // Where the bytes of the one-file browser app of scripts/check-size.mjs are: minified bytes per source file
 // (esbuild's metafile) and per package, and the gzipped bytes each package adds (the app bundled with it
 // minus the app with it left out). Usage: node bench/tools/bundle-modules.mjs [N]
-import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
-import { BUDGETS } from '../../scripts/check-size.mjs';
+import { BUDGETS, bundle, gzip, packageOf } from '../../scripts/check-size.mjs';
 
 const limit = Number(process.argv[2] ?? 40);
 const code = BUDGETS[0].code;
-const gzip = (bytes) => gzipSync(bytes, { level: 9 }).length;
-const bundle = (external = []) =>
-  build({
-    stdin: { contents: code, resolveDir: process.cwd(), loader: 'js', sourcefile: 'app.js' },
-    alias: { 'convo-sdk': './src/index.ts' },
-    bundle: true,
-    outdir: 'out',
-    minify: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    external,
-    metafile: true,
-    write: false,
-    logLevel: 'silent',
-  });
-const packageOf = (input) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? 'convo-sdk';
 
-const whole = await bundle();
+const whole = await bundle(code, [], false);
 const total = gzip(whole.outputFiles[0].contents);
 const inputs = Object.entries(Object.values(whole.metafile.outputs)[0].inputs)
   .map(([input, { bytesInOutput }]) => ({
@@ -40,7 +20,7 @@ console.log(`one file: ${(total / 1000).toFixed(1)} KB gzipped, ${(minified / 10
 const byPackage = new Map();
 for (const { name, bytes } of inputs) byPackage.set(name, (byPackage.get(name) ?? 0) + bytes);
 for (const [name, bytes] of [...byPackage].sort((a, b) => b[1] - a[1])) {
-  const without = name === 'convo-sdk' ? total : gzip((await bundle([name])).outputFiles[0].contents);
+  const without = name === 'convo-sdk' ? total : gzip((await bundle(code, [name], false)).outputFiles[0].contents);
   const added = name === 'convo-sdk' ? '' : `, adds ${((total - without) / 1000).toFixed(1)} KB gzipped`;
   console.log(`  ${name}: ${(bytes / 1000).toFixed(1)} KB minified${added}`);
 }

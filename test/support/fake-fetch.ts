@@ -83,3 +83,20 @@ export function skill(overrides: Record<string, unknown> = {}) {
     ...overrides,
   };
 }
+
+/** A completed assistant turn (id 7) of chat `chatId` as the service returns it. */
+export function completedTurn(chatId: string, overrides: Record<string, unknown> = {}) {
+  return {
+    id: 7,
+    chat_id: chatId,
+    role: 'assistant',
+    content: 'Hello.',
+    status: 'completed',
+    usage: null,
+    steps: [],
+    sources: [],
+    anonymization: null,
+    metadata: null,
+    ...overrides,
+  };
+}

@@ -1,33 +1,20 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Transport } from '../../src/http/transport.js';
 import { AnswerOutcomeUnknownError, Client, type RetryInfo, type StreamEvent } from '../../src/index.js';
-import { fail, fakeFetch, ok, skill } from '../support/fake-fetch.js';
+import { fakeClient } from '../support/fake-client.js';
+import { completedTurn, fail, fakeFetch, ok, skill } from '../support/fake-fetch.js';
 import { CHAT, sseResponse, sseText, turnEvents, type WireEvent } from '../support/sse.js';
 
 // Every exchange that may repeat goes through the transport's one entry (`request`, or `open` for a
 // stream): it reads the call's retry settings once, and the policy table decides each repeat.
 
 const START: WireEvent = ['message.start', { chat_id: CHAT, message_id: 7, request_id: 'req-1' }];
-const turn = {
-  id: 7,
-  chat_id: CHAT,
-  role: 'assistant',
-  content: 'Hello.',
-  status: 'completed',
-  usage: null,
-  steps: [],
-  sources: [],
-  anonymization: null,
-  metadata: null,
-};
+const turn = completedTurn(CHAT);
 
 function setup(...replies: Parameters<typeof fakeFetch>) {
   const faked = fakeFetch(...replies);
   const retries: RetryInfo[] = [];
-  const client = new Client({
-    baseUrl: 'https://api.test',
-    token: 't',
-    fetch: faked.fetch,
+  const client = fakeClient(faked.fetch, {
     retryDelay: { min: 1, max: 2 },
     onRetry: (info) => retries.push(info),
   });

@@ -1,15 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError, ConnectionError, TimeoutError, ValidationError } from '../../src/index.js';
 import { fakeClient } from '../support/fake-client.js';
-import { fail, fakeFetch, ok } from '../support/fake-fetch.js';
+import { completedTurn, fail, fakeFetch, ok } from '../support/fake-fetch.js';
 
 const CHAT = '3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
-const turn = {
-  id: 7,
-  chat_id: CHAT,
-  role: 'assistant',
-  content: 'Hello.',
-  status: 'completed',
+const turn = completedTurn(CHAT, {
   usage: {
     prompt_tokens: 3,
     completion_tokens: 2,
@@ -18,11 +13,7 @@ const turn = {
     model: 'mock-large',
     provider: 'mock',
   },
-  steps: [],
-  sources: [],
-  anonymization: null,
-  metadata: null,
-};
+});
 
 function setup(...replies: Parameters<typeof fakeFetch>) {
   const faked = fakeFetch(...replies);

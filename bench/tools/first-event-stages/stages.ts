@@ -42,7 +42,11 @@ const stages: Record<string, (body: ReadableStream<Uint8Array>) => Reader> = {
 
 async function sample(open: (body: ReadableStream<Uint8Array>) => Reader): Promise<number> {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c;
+    },
+  });
   const events = open(body);
   let at = 0;
   const delivered = events.next().then(() => performance.now() - at);
