@@ -58,13 +58,13 @@ function decodeKnown<K extends EventName>(
     return { name: 'off_schema', event: name, data: parsed.data, problem: 'data is not JSON' };
   const result = TABLE[name].schema.safeParse(parsed.data);
   if (result.success) return known(name, result.data);
-  const issue = result.error.issues[0];
-  const path = issue?.path.join('.') || '(root)';
+  // zod reports at least one issue for a failed parse.
+  const issue = result.error.issues[0]!;
   return {
     name: 'off_schema',
     event: name,
     data: parsed.data,
-    problem: `${path}: ${issue?.message ?? 'invalid'}`,
+    problem: `${issue.path.join('.') || '(root)'}: ${issue.message}`,
   };
 }
 
