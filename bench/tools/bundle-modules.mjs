@@ -20,7 +20,8 @@ console.log(`one file: ${(total / 1000).toFixed(1)} KB gzipped, ${(minified / 10
 const byPackage = new Map();
 for (const { name, bytes } of inputs) byPackage.set(name, (byPackage.get(name) ?? 0) + bytes);
 for (const [name, bytes] of [...byPackage].sort((a, b) => b[1] - a[1])) {
-  const without = name === 'convo-sdk' ? total : gzip((await bundle(code, [name], false)).outputFiles[0].contents);
+  const without =
+    name === 'convo-sdk' ? total : gzip((await bundle(code, [name], false)).outputFiles[0].contents);
   const added = name === 'convo-sdk' ? '' : `, adds ${((total - without) / 1000).toFixed(1)} KB gzipped`;
   console.log(`  ${name}: ${(bytes / 1000).toFixed(1)} KB minified${added}`);
 }
