@@ -341,9 +341,7 @@ export class Transport {
       options.signal?.throwIfAborted();
       const url = this.#href + call.path + (call.query ? queryString(call.query) : '');
       // ky awaits a hook without watching the signal: the call's own bounds are applied here.
-      const response = await (hooked
-        ? withinSignal(send(url, init), signal)
-        : send(url, init));
+      const response = await (hooked ? withinSignal(send(url, init), signal) : send(url, init));
       // An injected fetch (or a hook) may hand back anything.
       if (!(response instanceof Response))
         throw new TypeError('the fetch resolved to something not a Response');
