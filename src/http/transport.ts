@@ -262,7 +262,9 @@ export class Transport {
     const fetch = settings.fetch;
     this.#ky ??= ky.create({
       ...KY_OPTIONS,
-      headers,
+      // As a plain object (its names lower-cased by `Headers`): ky merges two plain objects by spreading them,
+      // where a `Headers` on either side costs it two more `Headers` a call (see `requestHeaders`).
+      headers: Object.fromEntries(headers),
       // Only when there are some: ky merges the defaults into each call's options, hooks included.
       ...(hooks && { hooks, retry: hooks.afterResponse.length ? HOOK_RETRY : 0 }),
       // Called as a plain function (ky calls it as a method), so that a detached `window.fetch` works.
@@ -321,8 +323,7 @@ export class Transport {
     );
     const done = () => clearTimeout(timeoutId);
     const signal = options.signal ? AbortSignal.any([options.signal, timer.signal]) : timer.signal;
-    const init: KyOptions = { method: call.method };
-    if (headers) init.headers = headers;
+    const init: KyOptions = { method: call.method, headers };
     const hooks: KyHooks | undefined = kyHooks(options.hooks, this.#retryMarker);
     const hooked = this.#hooked || hooks !== undefined;
     // Where no hook sees ky's Request, `unpacked` sends `body` itself: ky's copy would only be wrapped in a
@@ -396,14 +397,19 @@ function requestHeaders(
   json: boolean,
   own: Record<string, string> | undefined,
   extra: Record<string, string> | undefined,
-): Headers | undefined {
+): Headers | Record<string, string> {
   for (const name in own)
     checkHeader(name === 'idempotency-key' ? 'idempotencyKey' : 'headers', name, own[name]);
   checkHeaders('headers', extra);
-  if (accept === 'application/json' && !json && !own && !extra) return undefined;
-  const headers = new Headers();
-  if (accept !== 'application/json') headers.set('accept', accept);
-  if (json) headers.set('content-type', 'application/json');
+  const mine: Record<string, string> = {};
+  if (accept !== 'application/json') mine.accept = accept;
+  if (json) mine['content-type'] = 'application/json';
+  // A plain object, as the client's headers (`#create`), unless the caller's names may differ from these in
+  // case only (`Headers` then merges them as fetch would). Three `Headers` fewer a call: chats.create with
+  // a stub fetch 39.3 to 36.4 µs (medians of 5 alternating runs); over loopback 1.34x to 1.32x of raw
+  // fetch (medians of 14), within the noise.
+  if (!own && !extra) return mine;
+  const headers = new Headers(mine);
   for (const more of [own, extra]) for (const name in more) headers.set(name, more[name] as string);
   return headers;
 }
