@@ -55,7 +55,7 @@ export class Actions extends Resource {
     options: RequestOptions | undefined,
     until?: number,
   ): ApiPromise<ActionResult> {
-    return this.call(async () => {
+    return this.api.call(async () => {
       const { endpoint, schema } = ANSWERS[kind];
       const path = `chats/${chatPath(chatId)}/actions/${endpoint}`;
       checkInput(schema, body);

@@ -131,9 +131,4 @@ export abstract class Resource {
     this.transport = transport;
     this.api = new Verbs(transport);
   }
-
-  /** @internal Runs `send` (checks, then one call) as an `ApiPromise`: a check that throws rejects it. */
-  protected call<T>(send: () => Promise<Result<T>>): ApiPromise<T> {
-    return this.api.call(send);
-  }
 }

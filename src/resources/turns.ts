@@ -80,7 +80,7 @@ export class Turns extends Resource {
    * of the exchange that returned it and its request id.
    */
   send(chatId: string, body: TurnSend, options: TurnOptions = {}): ApiPromise<SentTurn> {
-    return this.call(async () => {
+    return this.api.call(async () => {
       checkInput(TurnSendSchema, body);
       return sendTurn(this.transport, { chatId, path: `chats/${chatPath(chatId)}/messages`, body }, options);
     });
