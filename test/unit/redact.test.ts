@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { NO_REDACTION, REDACTED, redactJson, redactorOf } from '../../src/contract/redact.js';
+
+const SHORT = 'ab"c\\';
+const LONG = 'tok_live_0123456789abcdefghijklmnopqrstu+/';
+
+describe('redactorOf: every form of a credential masked, whatever surrounds it', () => {
+  for (const token of [SHORT, LONG]) {
+    it(`5 a token of ${token.length} characters, raw, JSON-escaped and percent-encoded`, () => {
+      const redact = redactorOf([token]);
+      const text = `Bearer ${token}; ${JSON.stringify({ auth: token })} /x?t=${encodeURIComponent(token)}${token}`;
+      const out = redact(text);
+      expect(out).not.toContain(token);
+      expect(out).not.toContain(JSON.stringify(token).slice(1, -1));
+      expect(out).not.toContain(encodeURIComponent(token));
+      expect(out.split(REDACTED).length - 1).toBe(4);
+    });
+  }
+
+  it('masks the longest of two tokens whole when one holds the other', () => {
+    expect(redactorOf(['abcd', 'abcdefgh'])('x abcdefgh y abcd')).toBe(`x ${REDACTED} y ${REDACTED}`);
+  });
+
+  it('leaves text without a token, and tokens shorter than 4 characters, alone', () => {
+    expect(redactorOf([undefined, 'abc'])).toBe(NO_REDACTION);
+    expect(redactorOf(['secret'])('nothing here')).toBe('nothing here');
+    expect(redactorOf(['secret'])('sec')).toBe('sec');
+  });
+
+  it('redactJson masks strings and keys at any depth, and bounds the depth', () => {
+    const redact = redactorOf(['s3cr3t']);
+    expect(redactJson({ s3cr3t: ['a s3cr3t', 1, null, { x: 's3cr3t' }] }, redact)).toEqual({
+      [REDACTED]: [`a ${REDACTED}`, 1, null, { x: REDACTED }],
+    });
+    expect(redactJson({ a: { b: 'x' } }, redact, 1)).toEqual({ a: REDACTED });
+    const value = { a: 's3cr3t' };
+    expect(redactJson(value, NO_REDACTION)).toBe(value);
+  });
+});
