@@ -22,6 +22,7 @@ export default {
     'src/turn/connect.ts',
     'src/resources/actions.ts',
     'src/resources/resource.ts',
+    'src/contract/redact.ts',
   ],
   coverageAnalysis: 'perTest',
   concurrency: 2,

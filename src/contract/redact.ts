@@ -34,7 +34,7 @@ export function redactorOf(secrets: Iterable<string | undefined>): Redactor {
       .join('|'),
     'g',
   );
-  return (text) => (text.length < MIN_SECRET_LENGTH ? text : text.replace(pattern, REDACTED));
+  return (text) => text.replace(pattern, REDACTED);
 }
 
 /**

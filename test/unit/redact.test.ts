@@ -14,6 +14,8 @@ describe('redactorOf: every form of a credential masked, whatever surrounds it',
       expect(out).not.toContain(JSON.stringify(token).slice(1, -1));
       expect(out).not.toContain(encodeURIComponent(token));
       expect(out.split(REDACTED).length - 1).toBe(4);
+      // Inside a longer JSON string, the escaped form stands without its quotes.
+      expect(redact(JSON.stringify({ note: `echo ${token} back` }))).toBe(`{"note":"echo ${REDACTED} back"}`);
     });
   }
 
@@ -33,6 +35,8 @@ describe('redactorOf: every form of a credential masked, whatever surrounds it',
       [REDACTED]: [`a ${REDACTED}`, 1, null, { x: REDACTED }],
     });
     expect(redactJson({ a: { b: 'x' } }, redact, 1)).toEqual({ a: REDACTED });
+    expect(redactJson([['s3cr3t']], redact, 1)).toEqual([REDACTED]);
+    expect(NO_REDACTION('s3cr3t')).toBe('s3cr3t');
     const value = { a: 's3cr3t' };
     expect(redactJson(value, NO_REDACTION)).toBe(value);
   });
