@@ -24,6 +24,7 @@ interface NumberRange {
 
 const count = (max: number): NumberRange => ({ min: 0, max, unit: 'count' });
 const ms = (min: number): NumberRange => ({ min, max: MAX_TIMER_MS, unit: 'ms' });
+const bytes: NumberRange = { min: 1, max: Number.MAX_SAFE_INTEGER, unit: 'bytes' };
 
 /**
  * Every numeric option of the client and of a call, with its range. A wait stops at `MAX_TIMER_MS`, so no
@@ -35,9 +36,10 @@ export const OPTION_RANGES = {
   'retryDelay.min': ms(0),
   'retryDelay.max': ms(0),
   maxRetryAfter: ms(0),
-  maxResponseBytes: { min: 1, max: Number.MAX_SAFE_INTEGER, unit: 'bytes' },
+  maxResponseBytes: bytes,
   idleTimeout: ms(1),
   maxResumes: count(100),
+  maxTurnBytes: bytes,
 } satisfies Record<string, NumberRange>;
 
 /** A numeric option's name. */
