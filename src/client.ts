@@ -41,7 +41,7 @@ export interface ClientOptions {
   /** Largest response body read, in bytes after decompression, from 1 (default 32 MiB); past it `ResponseTooLargeError`. */
   maxResponseBytes?: number | undefined;
   /**
-   * Largest body one connection of a streamed turn delivers, in bytes, from 1 (default 64 MiB); past it
+   * Largest body one connection of a streamed turn delivers, in bytes, 1 to 2^29 (default 64 MiB); past it
    * `TurnTooLargeError`. A call's `maxTurnBytes` overrides it.
    */
   maxTurnBytes?: number | undefined;

@@ -32,8 +32,8 @@ export const MAX_EVENT_CHARS = 16 * 1024 * 1024;
  * as comments trickled by a dead upstream, do not keep it alive), when an event grows past
  * `MAX_EVENT_CHARS`, or when the read fails; `TurnTooLargeError` when the body passes `maxBytes`;
  * `AbortError` when the signal aborts; `ValidationError` when `idleMs` is not 1 to 2^31-1 (the
- * `idleTimeout` option) or `maxBytes` not 1 to 2^53-1 (`maxTurnBytes`). The signal is tied to the body reader here
- * because a fetch made with a Request object can lose its abort after a GC.
+ * `idleTimeout` option) or `maxBytes` not 1 to 2^29 (`maxTurnBytes`). The signal is tied to the body
+ * reader here because a fetch made with a Request object can lose its abort after a GC.
  */
 export async function* readEvents(
   body: ReadableStream<Uint8Array>,

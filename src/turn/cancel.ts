@@ -11,7 +11,7 @@ const ENDED: ReadonlySet<string> = new Set(TURN_STATUSES.filter((status) => stat
 export interface CancelEndpoints {
   /** Cancels the chat's running turn. */
   cancel: (chatId: string) => Promise<CancelResult>;
-  /** The status of the chat's turn `messageId` (`pending` while it runs), or undefined when it is not found. */
+  /** The status of the chat's turn `messageId` (`pending` while it runs); undefined when it is not listed. */
   status: (chatId: string, messageId: number, options: RequestOptions) => Promise<string | undefined>;
 }
 
@@ -39,7 +39,7 @@ export function turnCancels(
   };
   return {
     cancel: () => once(() => endpoints.cancel(call.chatId)),
-    // One look at the turn before a chat-wide cancel: if it already ended, that cancel would end the next one.
+    // One look at the turn before a chat-wide cancel: if it already ended, that would end the next one.
     cancelIfRunning: (messageId) =>
       once(async () => {
         const status = await endpoints.status(call.chatId, messageId, { timeout });

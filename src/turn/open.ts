@@ -29,7 +29,7 @@ export interface StreamOptions extends TurnOptions {
   /** How many times a broken stream is re-opened with its key before giving up: 0 to 100 (default 5). */
   maxResumes?: number | undefined;
   /**
-   * Largest body one connection of the turn delivers, in bytes, 1 to 2^53-1 (default the client's, else 64
+   * Largest body one connection of the turn delivers, in bytes, 1 to 2^29 (default the client's, else 64
    * MiB): past it reading stops with `TurnTooLargeError`, the turn runs on. A re-opened connection replays
    * the turn from its start, so each is counted from zero.
    */

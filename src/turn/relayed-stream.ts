@@ -15,7 +15,7 @@ export interface RelayReadOptions {
   /** No event (not even a ping) for this long means the relay is dead (default 45,000 ms). */
   idleTimeout?: number | undefined;
   /**
-   * Largest relayed body, in bytes, 1 to 2^53-1 (default 64 MiB): past it reading stops with
+   * Largest relayed body, in bytes, 1 to 2^29 (default 64 MiB): past it reading stops with
    * `TurnTooLargeError`.
    */
   maxTurnBytes?: number | undefined;

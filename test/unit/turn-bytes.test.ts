@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_TURN_BYTES } from '../../src/http/validate.js';
 import {
   CLIENT_DEFAULTS,
   RelayedTurnStream,
@@ -124,7 +125,7 @@ describe('a streamed turn has a total-size bound (maxTurnBytes)', () => {
   it('out of range, maxTurnBytes is a ValidationError: from new Client(), and at the first read of a stream or a relay, nothing sent', async () => {
     const { fetch, requests } = fakeFetch(sseResponse(sseText(turnEvents(['a']))));
     const client = fakeClient(fetch);
-    for (const value of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, '100']) {
+    for (const value of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, MAX_TURN_BYTES + 1, '100']) {
       const bad = { maxTurnBytes: value as number };
       expect(() => fakeClient(fetch, bad), String(value)).toThrow(ValidationError);
       expect(() => client.withOptions(bad)).toThrow(ValidationError);
@@ -132,12 +133,23 @@ describe('a streamed turn has a total-size bound (maxTurnBytes)', () => {
       expect(error).toBeInstanceOf(ValidationError);
       expect((error as ValidationError).field).toBe('maxTurnBytes');
       expect((error as ValidationError).message).toBe(
-        'maxTurnBytes: must be an integer number of bytes from 1 to 9007199254740991',
+        'maxTurnBytes: must be an integer number of bytes from 1 to 536870912',
       );
       const relay = RelayedTurnStream.fromReadableStream(new ReadableStream<Uint8Array>(), bad);
       expect(await failure(relay.done())).toBeInstanceOf(ValidationError);
     }
     expect(requests).toHaveLength(0);
+  });
+
+  it('the largest maxTurnBytes is 2^29, below which no text outgrows a JavaScript string; it is accepted', async () => {
+    expect(MAX_TURN_BYTES).toBe(2 ** 29);
+    const { fetch } = fakeFetch(() => sseResponse(sseText(turnEvents(['a']))));
+    const client = fakeClient(fetch, { maxTurnBytes: MAX_TURN_BYTES });
+    expect(await client.turns.stream(CHAT, { content: 'x' }).finalText()).toBe('a');
+    const relay = RelayedTurnStream.fromReadableStream(chunkedBody(sseText(turnEvents(['b']))), {
+      maxTurnBytes: MAX_TURN_BYTES,
+    });
+    expect(await relay.finalText()).toBe('b');
   });
 });
 
