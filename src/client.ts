@@ -40,6 +40,11 @@ export interface ClientOptions {
   logger?: Logger | undefined;
   /** Largest response body read, in bytes after decompression, from 1 (default 32 MiB); past it `ResponseTooLargeError`. */
   maxResponseBytes?: number | undefined;
+  /**
+   * Largest body one connection of a streamed turn delivers, in bytes, 1 to 2^29 (default 64 MiB); past it
+   * `TurnTooLargeError`. A call's `maxTurnBytes` overrides it.
+   */
+  maxTurnBytes?: number | undefined;
   /** Hooks run on every request (ky's `beforeRequest`, `afterResponse`; the SDK's `beforeRetry`, `beforeError`). */
   hooks?: Hooks | undefined;
   /**
@@ -95,7 +100,7 @@ export class Client {
     this.skills = new Skills(transport);
     this.chats = new Chats(transport);
     this.actions = new Actions(transport);
-    this.turns = new Turns(transport, this.actions, options.elicitationValidator);
+    this.turns = new Turns(transport, this.actions, options.elicitationValidator, options.maxTurnBytes);
   }
 
   /**
@@ -141,6 +146,7 @@ function checkNumbers(options: ClientOptions): void {
   checkOption('retryDelay.max', options.retryDelay?.max);
   checkOption('maxRetryAfter', options.maxRetryAfter);
   checkOption('maxResponseBytes', options.maxResponseBytes);
+  checkOption('maxTurnBytes', options.maxTurnBytes);
 }
 
 function configError(field: string, message: string): ValidationError {

@@ -99,6 +99,7 @@ export {
   TurnError,
   TurnFailedError,
   type TurnLocation,
+  TurnTooLargeError,
   UnprocessableEntityError,
   UnreadableTerminalError,
   ValidationError,

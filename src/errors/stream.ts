@@ -20,3 +20,21 @@ export class UnreadableTerminalError extends ConvoError {
     this.event = event;
   }
 }
+
+/**
+ * A streamed turn (or a relay) delivered more than `maxTurnBytes`: reading stopped there, before the text
+ * could outgrow memory. Not a broken connection (a re-open would deliver the same bytes again), and not a
+ * cancel: the turn runs on at the service, and its key (`idempotencyKey`) or `messageId` reads its outcome.
+ */
+export class TurnTooLargeError extends ConvoError {
+  override name = 'TurnTooLargeError';
+  /** The bound crossed, in bytes (the `maxTurnBytes` the stream was read with). */
+  readonly limit: number;
+
+  constructor(limit: number) {
+    super(
+      `the turn's stream passed maxTurnBytes (${limit} bytes): reading stopped; the turn is not cancelled, read its outcome with its key`,
+    );
+    this.limit = limit;
+  }
+}

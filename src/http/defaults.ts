@@ -23,4 +23,10 @@ export const CLIENT_DEFAULTS = {
   idleTimeout: 45_000,
   /** Times a broken stream is re-opened with its key before `StreamInterruptedError`. */
   maxResumes: 5,
+  /**
+   * Largest body one connection of a streamed turn (or a relay) delivers, in bytes: 64 MiB, thousands of
+   * times a long answer, and four event bounds (16 MiB each). Past it `TurnTooLargeError`, long before a
+   * string outgrows what V8 can hold (about 2^29 characters).
+   */
+  maxTurnBytes: 64 * 1024 * 1024,
 } as const;

@@ -24,6 +24,14 @@ interface NumberRange {
 
 const count = (max: number): NumberRange => ({ min: 0, max, unit: 'count' });
 const ms = (min: number): NumberRange => ({ min, max: MAX_TIMER_MS, unit: 'ms' });
+const bytes = (max: number): NumberRange => ({ min: 1, max, unit: 'bytes' });
+
+/**
+ * The largest `maxTurnBytes`, 2^29 bytes: a turn's text is never longer than its body's bytes, and V8
+ * (Node, Chrome, Deno; the smallest limit of the runtimes) holds a string of up to 2^29-24 characters, so no
+ * body within an accepted bound can end a stream with a `RangeError`.
+ */
+export const MAX_TURN_BYTES = 2 ** 29;
 
 /**
  * Every numeric option of the client and of a call, with its range. A wait stops at `MAX_TIMER_MS`, so no
@@ -35,9 +43,10 @@ export const OPTION_RANGES = {
   'retryDelay.min': ms(0),
   'retryDelay.max': ms(0),
   maxRetryAfter: ms(0),
-  maxResponseBytes: { min: 1, max: Number.MAX_SAFE_INTEGER, unit: 'bytes' },
+  maxResponseBytes: bytes(Number.MAX_SAFE_INTEGER),
   idleTimeout: ms(1),
   maxResumes: count(100),
+  maxTurnBytes: bytes(MAX_TURN_BYTES),
 } satisfies Record<string, NumberRange>;
 
 /** A numeric option's name. */

@@ -35,12 +35,19 @@ import { Resource } from './resource.js';
 export class Turns extends Resource {
   readonly #actions: Actions;
   readonly #validate: ElicitationValidator | undefined;
+  readonly #maxTurnBytes: number | undefined;
 
   /** @internal */
-  constructor(transport: Transport, actions: Actions, validate?: ElicitationValidator) {
+  constructor(
+    transport: Transport,
+    actions: Actions,
+    validate?: ElicitationValidator,
+    maxTurnBytes?: number,
+  ) {
     super(transport);
     this.#actions = actions;
     this.#validate = validate;
+    this.#maxTurnBytes = maxTurnBytes;
   }
 
   /**
@@ -100,6 +107,7 @@ export class Turns extends Resource {
       cancel: (id) => this.cancel(id),
       status: (id, messageId, request) => this.#status(id, messageId, request),
       validate: this.#validate,
+      maxTurnBytes: this.#maxTurnBytes,
     };
   }
 

@@ -1,5 +1,5 @@
 import { createParser } from 'eventsource-parser';
-import { AbortError, ConnectionError, StreamBreak } from '../errors/index.js';
+import { AbortError, ConnectionError, StreamBreak, TurnTooLargeError } from '../errors/index.js';
 import { checkOption } from '../http/validate.js';
 
 /** One server-sent event as it came: its name (default `message`) and its raw data. */
@@ -12,6 +12,12 @@ export interface RawEvent {
 export interface ReadOptions {
   /** No event (a ping counts; comments and partial lines do not) for this long means the connection is dead. */
   idleMs: number;
+  /**
+   * Largest sum of the body's bytes (events, pings, comments alike): what one connection may deliver of a
+   * turn (the `maxTurnBytes` option). A re-opened connection re-delivers the turn from its start, so each
+   * body is counted from zero and a replay never counts twice.
+   */
+  maxBytes: number;
   /** The caller's signal: aborting cancels the body itself (not only the fetch, see below). */
   signal?: AbortSignal | undefined;
 }
@@ -24,17 +30,20 @@ export const MAX_EVENT_CHARS = 16 * 1024 * 1024;
  * one async step per chunk rather than per event, which was most of the cost of a small event. Ends when
  * the body ends. Throws `StreamBreak` when no event arrives for `idleMs` (bytes that make no event, such
  * as comments trickled by a dead upstream, do not keep it alive), when an event grows past
- * `MAX_EVENT_CHARS`, or when the read fails; `AbortError` when the signal aborts; `ValidationError` when
- * `idleMs` is not 1 to 2^31-1 (the `idleTimeout` option). The signal is tied to the body reader here
- * because a fetch made with a Request object can lose its abort after a GC.
+ * `MAX_EVENT_CHARS`, or when the read fails; `TurnTooLargeError` when the body passes `maxBytes`;
+ * `AbortError` when the signal aborts; `ValidationError` when `idleMs` is not 1 to 2^31-1 (the
+ * `idleTimeout` option) or `maxBytes` not 1 to 2^29 (`maxTurnBytes`). The signal is tied to the body
+ * reader here because a fetch made with a Request object can lose its abort after a GC.
  */
 export async function* readEvents(
   body: ReadableStream<Uint8Array>,
   options: ReadOptions,
 ): AsyncGenerator<RawEvent[]> {
-  const { idleMs, signal } = options;
-  // Every reader's idle timer (a relay's too) gets a delay it can hold.
+  const { idleMs, maxBytes, signal } = options;
+  // Every reader's idle timer (a relay's too) gets a delay it can hold, and every body a bound.
   checkOption('idleTimeout', idleMs);
+  checkOption('maxTurnBytes', maxBytes);
+  let received = 0;
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let queue: RawEvent[] = [];
@@ -97,6 +106,9 @@ export async function* readEvents(
         finished = true;
         return;
       }
+      // Checked before decoding: the text of a body without end would outgrow memory, then V8's string limit.
+      received += chunk.value.byteLength;
+      if (received > maxBytes) throw new TurnTooLargeError(maxBytes);
       parser.feed(decoder.decode(chunk.value, { stream: true }));
       if (overflow) throw new StreamBreak(`an event grew past ${MAX_EVENT_CHARS} characters`);
       if (queue.length === 0) continue;

@@ -23,6 +23,8 @@ export interface StreamRequest {
   call: TurnCall;
   /** No event (not even a ping) for this long means the connection is dead. */
   idleMs: number;
+  /** Largest body one connection may deliver, in bytes (each re-open is counted from zero: it replays). */
+  maxBytes: number;
   /** How many times a broken stream is re-opened before giving up. */
   maxResumes: number;
   /** How long a re-opened stream may wait for the running turn (409 in progress) before giving up. */
@@ -54,7 +56,11 @@ export async function* httpTurnEvents<I>(
     }
     try {
       if (!response.body) throw new StreamBreak('the response had no body');
-      const events = readEvents(response.body, { idleMs: request.idleMs, signal: options.signal });
+      const events = readEvents(response.body, {
+        idleMs: request.idleMs,
+        maxBytes: request.maxBytes,
+        signal: options.signal,
+      });
       if (yield* state.connection(events)) return;
       throw new StreamBreak('the stream ended before its terminal event');
     } catch (error) {

@@ -1,7 +1,6 @@
 import type { ElicitationValidator } from '../contract/elicitation.js';
-import type { CancelResult } from '../contract/interactions.js';
 import { LIMITS } from '../contract/limits.js';
-import { TURN_STATUSES, type Turn } from '../contract/turn.js';
+import type { Turn } from '../contract/turn.js';
 import { CLIENT_DEFAULTS } from '../http/defaults.js';
 import type { RequestOptions, Transport } from '../http/transport.js';
 import { checkOption } from '../http/validate.js';
@@ -9,6 +8,7 @@ import type { AnswerSender } from '../interactions/interaction.js';
 import { type Interaction, toInteraction } from '../interactions/kinds.js';
 import { StreamState } from '../stream/map.js';
 import { TurnCall } from './call.js';
+import { type CancelEndpoints, turnCancels } from './cancel.js';
 import { httpTurnEvents } from './connect.js';
 import type { RunHandlers } from './run.js';
 import { TurnStream } from './turn-stream.js';
@@ -28,6 +28,12 @@ export interface StreamOptions extends TurnOptions {
   idleTimeout?: number | undefined;
   /** How many times a broken stream is re-opened with its key before giving up: 0 to 100 (default 5). */
   maxResumes?: number | undefined;
+  /**
+   * Largest body one connection of the turn delivers, in bytes, 1 to 2^29 (default the client's, else 64
+   * MiB): past it reading stops with `TurnTooLargeError`, the turn runs on. A re-opened connection replays
+   * the turn from its start, so each is counted from zero.
+   */
+  maxTurnBytes?: number | undefined;
   /** Yield `ping` events too (default false). */
   pings?: boolean | undefined;
   /**
@@ -37,14 +43,11 @@ export interface StreamOptions extends TurnOptions {
   cancelOnAbort?: boolean | undefined;
 }
 
-/** The statuses of a turn that is over (3.2); `pending` and statuses this client does not know may run. */
-const ENDED: ReadonlySet<string> = new Set(TURN_STATUSES.filter((status) => status !== 'pending'));
-
 /** A re-opened stream waits past the service's own 30-minute cut for the key's running turn to settle. */
 export const SETTLE_MS = LIMITS.syncTurnMaxMs + 60_000;
 
 /** What a streamed turn needs from the layers above: where it goes, and the client's answer endpoints. */
-export interface TurnSetup {
+export interface TurnSetup extends CancelEndpoints {
   transport: Transport;
   chatId: string;
   /**
@@ -55,12 +58,10 @@ export interface TurnSetup {
   options: StreamOptions;
   /** Sends an interaction's answer. */
   answer: AnswerSender;
-  /** Cancels the chat's running turn. */
-  cancel: (chatId: string) => Promise<CancelResult>;
-  /** The status of the chat's turn `messageId` (`pending` while it runs), or undefined when it is not found. */
-  status: (chatId: string, messageId: number, options: RequestOptions) => Promise<string | undefined>;
   /** Checks elicitation answers against their schema (the client's `elicitationValidator`). */
   validate?: ElicitationValidator | undefined;
+  /** The client's `maxTurnBytes`, for a call that gives none. */
+  maxTurnBytes?: number | undefined;
 }
 
 /**
@@ -75,13 +76,7 @@ export function openTurnStream(
   const controller = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
   const logger = transport.logger;
-  const cancel = () => setup.cancel(call.chatId);
-  // One look at the turn before a chat-wide cancel: if it already ended, that cancel would end the next one.
-  const cancelIfRunning = async (messageId: number): Promise<CancelResult> => {
-    const status = await setup.status(call.chatId, messageId, { timeout: options.timeout });
-    if (status !== undefined && ENDED.has(status)) return { chat_id: call.chatId, cancelled: false };
-    return cancel();
-  };
+  const { cancel, cancelIfRunning } = turnCancels(setup, call, options.timeout);
   const onAbort = () => {
     if (!call.sent) return;
     cancel().catch((error: unknown) => {
@@ -96,6 +91,7 @@ export function openTurnStream(
   const events = afterCheck(() => {
     checkOption('idleTimeout', options.idleTimeout);
     checkOption('maxResumes', options.maxResumes);
+    checkOption('maxTurnBytes', options.maxTurnBytes);
     // Read once for the stream's re-reads and all its opens; checks the request's own numeric options too.
     const settings = transport.retrySettings(options);
     const state = new StreamState<Interaction>({
@@ -117,6 +113,7 @@ export function openTurnStream(
         call,
         idleMs: options.idleTimeout ?? CLIENT_DEFAULTS.idleTimeout,
         maxResumes: options.maxResumes ?? CLIENT_DEFAULTS.maxResumes,
+        maxBytes: options.maxTurnBytes ?? setup.maxTurnBytes ?? CLIENT_DEFAULTS.maxTurnBytes,
         settleMs: SETTLE_MS,
         settings,
         options: { ...options, signal },

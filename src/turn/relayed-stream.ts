@@ -14,6 +14,11 @@ export type RelayedStreamEvent = StreamEvent<RelayedInteraction>;
 export interface RelayReadOptions {
   /** No event (not even a ping) for this long means the relay is dead (default 45,000 ms). */
   idleTimeout?: number | undefined;
+  /**
+   * Largest relayed body, in bytes, 1 to 2^29 (default 64 MiB): past it reading stops with
+   * `TurnTooLargeError`.
+   */
+  maxTurnBytes?: number | undefined;
   /** Surface `ping` events (default false). */
   pings?: boolean | undefined;
   /** Where to log dropped events. */
@@ -43,7 +48,11 @@ export class RelayedTurnStream extends EventStream<RelayedInteraction> {
     // Its own controller, so that cancelling a re-relay (`toReadableStream()`) ends the read at once.
     const controller = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
-    const events = readEvents(stream, { idleMs: options.idleTimeout ?? CLIENT_DEFAULTS.idleTimeout, signal });
+    const events = readEvents(stream, {
+      idleMs: options.idleTimeout ?? CLIENT_DEFAULTS.idleTimeout,
+      maxBytes: options.maxTurnBytes ?? CLIENT_DEFAULTS.maxTurnBytes,
+      signal,
+    });
     return new RelayedTurnStream(relayed(state.connection(events)), undefined, (reason) =>
       controller.abort(reason),
     );
@@ -65,7 +74,12 @@ export class RelayedTurnStream extends EventStream<RelayedInteraction> {
     return new RelayedTurnStream(source, this.knownChatId, stop) as this;
   }
 
+  /** A relay has no key: its errors say the chat and the message, once `message.start` said them. */
   protected override locate(error: unknown): unknown {
+    if (error instanceof ConvoError) {
+      error.chatId ??= this.knownChatId;
+      error.messageId ??= this.messageId;
+    }
     return error;
   }
 }

@@ -81,6 +81,10 @@ export class TurnStream extends EventStream<Interaction> {
    * that fails rejects with its error and sends nothing. One race remains: a turn that ends between the
    * lookup and the cancel, with the chat's next turn started in that gap, is the one cancelled. An abort
    * before `message.start` was read leaves no id to look up: the cancel is sent as it is.
+   *
+   * The turn's cancels share one request, before the start and after it: calls made while it is in flight,
+   * or after it was answered (from any `tee()` branch, or `cancelOnAbort`), get its outcome and send
+   * nothing; after a failed one, the next call sends again.
    */
   cancel(): Promise<CancelResult> {
     // Shared by the branches of a `tee()`: the one that read the end tells the one that has not yet.

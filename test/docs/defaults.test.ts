@@ -39,16 +39,20 @@ describe('the client defaults, written once', () => {
       `(default ${n(CLIENT_DEFAULTS.retryDelayMin)} to ${n(CLIENT_DEFAULTS.retryDelayMax)})`,
       `(default ${n(CLIENT_DEFAULTS.maxRetryAfter)})`,
       `(default ${CLIENT_DEFAULTS.maxResponseBytes / 2 ** 20} MiB)`,
+      `(default ${CLIENT_DEFAULTS.maxTurnBytes / 2 ** 20} MiB)`,
     ])
       expect(source).toContain(quoted);
   });
 
-  it("the TSDoc of a stream's options quotes the same idleTimeout and maxResumes", () => {
+  it("the TSDoc of a stream's options quotes the same idleTimeout, maxResumes and maxTurnBytes", () => {
     const read = (file: string) =>
       readFileSync(join(root, 'src', 'turn', file), 'utf8').replace(/\s+\*\s+/g, ' ');
     const idle = CLIENT_DEFAULTS.idleTimeout.toLocaleString('en-US');
     expect(read('open.ts')).toContain(`(default ${idle} ms`);
     expect(read('open.ts')).toContain(`(default ${CLIENT_DEFAULTS.maxResumes})`);
     expect(read('relayed-stream.ts')).toContain(`(default ${idle} ms)`);
+    const turnMiB = CLIENT_DEFAULTS.maxTurnBytes / 2 ** 20;
+    expect(read('open.ts')).toContain(`(default the client's, else ${turnMiB} MiB)`);
+    expect(read('relayed-stream.ts')).toContain(`(default ${turnMiB} MiB)`);
   });
 });

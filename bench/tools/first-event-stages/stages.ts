@@ -23,14 +23,14 @@ const stages: Record<string, (body: ReadableStream<Uint8Array>) => Reader> = {
     const reader = body.getReader();
     return { next: async () => ({ done: (await reader.read()).done }) };
   },
-  '+ readEvents': (body) => readEvents(body, { idleMs: 45_000 }),
+  '+ readEvents': (body) => readEvents(body, { idleMs: 45_000, maxBytes: 64 * 1024 * 1024 }),
   '+ StreamState.connection': (body) =>
     new StreamState<unknown>({
       pings: false,
       logger: undefined,
       interaction: (raw) => raw,
       rereads: 0,
-    }).connection(readEvents(body, { idleMs: 45_000 })),
+    }).connection(readEvents(body, { idleMs: 45_000, maxBytes: 64 * 1024 * 1024 })),
   '+ delivery (RelayedTurnStream)': (body) =>
     RelayedTurnStream.fromReadableStream(body)[Symbol.asyncIterator](),
   'client.turns.stream': (body) => {
