@@ -2,13 +2,26 @@ import { ANSWERS } from '../../contract/interactions.js';
 import { isEventStream } from '../http/sse.js';
 import type { ConvoMock } from '../mock.js';
 import { DIRECTIVE_NAMES } from '../model/directives.js';
+import type { TurnRecord } from '../state/records.js';
+import { MockStore, type MockStoreView } from '../state/store.js';
 import { CredentialNames } from './credential-names.js';
 import { BODY_CAP, type ExchangeFilter, ExchangeLog, MAX_EXCHANGES, summaryOf } from './exchanges.js';
 import { InspectorGuard } from './guard.js';
 import { harOf } from './har.js';
 import { InspectorInputError, isObject, parseFilter, readInput } from './input.js';
+import { TokenMask } from './masking.js';
 import { INSPECTOR_PAGE } from './page.js';
 import { PageFaults } from './page-faults.js';
+import { Revisions } from './revisions.js';
+import { boundPayload } from './timeline.js';
+import {
+  streamView,
+  TURN_DETAIL_CHARS,
+  TURN_PREVIEW_CHARS,
+  type TurnContext,
+  turnDetail,
+  turnPreview,
+} from './turn-view.js';
 
 /** The mock's inspector: its page and endpoints, and what it records of the traffic. */
 export interface Inspector {
@@ -22,11 +35,29 @@ export interface Inspector {
 
 /** Turns the state lists; older ones are left out. */
 const MAX_TURNS = 50;
+/** Pending interactions the state lists, and the characters of each payload, about. */
+const MAX_PENDING = 50;
+const PENDING_PAYLOAD_CHARS = 8 * 1024;
 /** Creates the inspector of `mock`. */
 export function createInspector(mock: ConvoMock): Inspector {
   const guard = new InspectorGuard();
-  const names = new CredentialNames(mock.store.credentials());
-  const log = new ExchangeLog(names);
+  const credentials = mock.store.credentials();
+  const names = new CredentialNames(credentials);
+  // Every configured token, `mock-token` among them when it is the credential.
+  const mask = new TokenMask(credentials.map((credential) => credential.token));
+  const log = new ExchangeLog(names, mask);
+  const revisions = new Revisions();
+  const turnContext: TurnContext = {
+    names,
+    mask,
+    model: (id) => `${id} ${mock.store.fixtures.models.find((m) => m.id === id)?.code ?? ''}`.trim(),
+    streams: (turnId) => log.streamsOf(turnId),
+  };
+  const masked = (value: unknown, init: ResponseInit = {}) =>
+    new Response(mask.text(JSON.stringify(value)), {
+      ...init,
+      headers: { 'content-type': 'application/json', ...NO_STORE, ...init.headers },
+    });
   const faults = new PageFaults(mock.faults);
   const run = (request: Request, from: 'client' | 'inspector') =>
     log.run(
@@ -52,49 +83,69 @@ export function createInspector(mock: ConvoMock): Inspector {
     return run(request, 'inspector');
   };
 
-  const state = (filter: ExchangeFilter) => {
+  /**
+   * The state the page polls: every list bounded (turns, their text, pending payloads, exchanges); given
+   * the cursor of its last answer (`?since=`), only the turns that changed after it, and the requests
+   * only when the log changed (`requests` absent otherwise).
+   */
+  const state = (filter: ExchangeFilter, cursor: string | null) => {
+    const since = revisions.since(cursor);
     const now = Date.now();
-    const { models } = mock.store.fixtures;
-    const turns = mock.store
-      .turns()
-      .slice(-MAX_TURNS)
-      .reverse()
-      .map((turn) => ({
-        id: turn.id,
-        chat_id: turn.chat_id,
-        key: turn.key,
-        status: turn.status,
-        channel: turn.channel,
-        permission_mode: turn.permission_mode,
-        credential: names.name(turn.credential_id),
-        model: `${turn.model_id} ${models.find((m) => m.id === turn.model_id)?.code ?? ''}`.trim(),
-        metadata: turn.metadata,
-        usage: turn.usage,
-        error: turn.error,
-        prompt: names.scrub(turn.prompt),
-        content: names.scrub(turn.content),
-        created_at: turn.created_at,
-        streams: log.streamsOf(turn.id),
+    const turns = revisions.turns(
+      lastTurns(mock.store, MAX_TURNS).reverse(),
+      (turn) =>
+        [
+          turn.key,
+          turn.created_at,
+          turn.status,
+          turn.content.length,
+          turn.usage?.total_tokens,
+          turn.error?.code,
+          log.streamsMark(turn.id),
+        ].join('|'),
+      (turn) => turnPreview(turn, turnContext),
+      since,
+    );
+    const requests = revisions.logChanged(log.revision, since) ? log.list(filter).map(summaryOf) : undefined;
+    const pending = mock.store
+      .pendingInteractions()
+      .slice(0, MAX_PENDING)
+      .map((interaction) => ({
+        action_id: interaction.action_id,
+        kind: interaction.kind,
+        payload: boundPayload(mask.json(interaction.payload), PENDING_PAYLOAD_CHARS),
+        resolution: mask.json(interaction.resolution),
+        turn_id: interaction.turn_id,
+        chat_id: mask.text(interaction.chat_id),
+        credential: names.name(interaction.credential_id),
+        remaining_ms: Math.max(0, interaction.expires_at_ms - now),
       }));
-    const pending = mock.store.pendingInteractions().map((interaction) => ({
-      action_id: interaction.action_id,
-      kind: interaction.kind,
-      payload: interaction.payload,
-      resolution: interaction.resolution,
-      turn_id: interaction.turn_id,
-      chat_id: interaction.chat_id,
-      credential: names.name(interaction.credential_id),
-      remaining_ms: Math.max(0, interaction.expires_at_ms - now),
-    }));
     return {
+      cursor: revisions.cursor(),
+      full: since === undefined,
       credentials: names.list(),
       directives: DIRECTIVE_NAMES,
-      limits: { exchanges: MAX_EXCHANGES, bodyBytes: BODY_CAP },
-      requests: log.list(filter).map(summaryOf),
-      turns,
+      limits: {
+        exchanges: MAX_EXCHANGES,
+        bodyChars: BODY_CAP,
+        turns: MAX_TURNS,
+        turnPreviewChars: TURN_PREVIEW_CHARS,
+        turnDetailChars: TURN_DETAIL_CHARS,
+      },
+      ...(requests && { requests }),
+      turnIds: turns.ids,
+      turns: turns.changed,
       pending,
-      faults: faults.list(),
+      faults: mask.json(faults.list()),
     };
+  };
+
+  /** A turn with its whole prompt and content (each cut at `TURN_DETAIL_CHARS`), by `?id=`. */
+  const turnById = (query: URLSearchParams) => {
+    const id = query.get('id') ?? '';
+    const turn = /^[1-9]\d{0,9}$/.test(id) ? findTurn(mock.store, Number(id)) : undefined;
+    if (!turn) throw new InspectorInputError(`no turn ${id.slice(0, 20)}`);
+    return masked(turnDetail(turn, turnContext));
   };
 
   const answer = async (input: Record<string, unknown>) => {
@@ -131,7 +182,10 @@ export function createInspector(mock: ConvoMock): Inspector {
     const exchange = /^[1-9]\d{0,9}$/.test(id) ? log.get(Number(id)) : undefined;
     if (!exchange)
       throw new InspectorInputError(`no exchange ${id.slice(0, 20)} (the last ${MAX_EXCHANGES} are kept)`);
-    return Response.json(exchange, { headers: NO_STORE });
+    return masked({
+      ...exchange,
+      timeline: exchange.timeline && streamView(exchange.timeline, mask, Number.POSITIVE_INFINITY),
+    });
   };
 
   return {
@@ -146,27 +200,29 @@ export function createInspector(mock: ConvoMock): Inspector {
       const change = request.method !== 'GET';
       const refused = guard.refusal(request, change ? 'change' : pathname === '/' ? 'page' : 'read');
       if (refused) return text(403, refused);
+      const fail = (status: number, message: string) => text(status, mask.text(message));
       try {
         switch (route) {
           case 'GET /':
             return new Response(INSPECTOR_PAGE, { headers: PAGE_HEADERS });
           case 'GET /_inspector/state':
-            return Response.json(state(parseFilter(url.searchParams)), { headers: NO_STORE });
+            return masked(state(parseFilter(url.searchParams), url.searchParams.get('since')));
+          case 'GET /_inspector/turn':
+            return turnById(url.searchParams);
           case 'GET /_inspector/exchange':
             return exchangeDetail(url.searchParams);
           case 'GET /_inspector/har':
-            return Response.json(harOf(log.list(parseFilter(url.searchParams))), {
+            return masked(harOf(log.list(parseFilter(url.searchParams))), {
               headers: {
-                ...NO_STORE,
                 'content-disposition': `attachment; filename="convo-mock-${new Date().toISOString().replace(/[:.]/g, '-')}.har"`,
               },
             });
           case 'POST /_inspector/answer':
-            return relay(await answer(await readInput(request)));
+            return relay(await answer(await readInput(request)), mask);
           case 'POST /_inspector/send':
-            return relay(await send(await readInput(request)));
+            return relay(await send(await readInput(request)), mask);
           case 'POST /_inspector/faults':
-            return Response.json(faults.arm(await readInput(request)), { status: 201 });
+            return masked(faults.arm(await readInput(request)), { status: 201 });
           case 'POST /_inspector/faults/clear':
             await readInput(request);
             faults.clear();
@@ -177,10 +233,10 @@ export function createInspector(mock: ConvoMock): Inspector {
             log.clear();
             return Response.json({ reset: true });
           default:
-            return text(change ? 405 : 404, `no inspector endpoint ${route}`);
+            return fail(change ? 405 : 404, `no inspector endpoint ${route}`);
         }
       } catch (error) {
-        if (error instanceof InspectorInputError) return text(400, error.message);
+        if (error instanceof InspectorInputError) return fail(400, error.message);
         throw error;
       }
     },
@@ -202,10 +258,10 @@ function text(status: number, message: string): Response {
   return new Response(`${message}\n`, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
 }
 
-/** The mock's answer to the page, as JSON with its status (a drop becomes 502). */
-async function relay(response: Response): Promise<Response> {
+/** The mock's answer to the page, tokens masked, as JSON with its status (a drop becomes 502). */
+async function relay(response: Response, mask: TokenMask): Promise<Response> {
   if (response.type === 'error') return text(502, 'the mock dropped the connection (a fault)');
-  return new Response(await response.text(), {
+  return new Response(mask.text(await response.text()), {
     status: response.status,
     headers: { 'content-type': response.headers.get('content-type') ?? 'application/json' },
   });
@@ -218,4 +274,19 @@ async function drain(body: ReadableStream<Uint8Array>): Promise<void> {
   } catch {
     // a cut stream: the timeline shows it
   }
+}
+
+/**
+ * The last `count` turns, oldest first. The mock's own store is read in place: copying every turn (each up
+ * to a 100,000-word answer) on every poll would cost the whole history.
+ */
+function lastTurns(store: MockStoreView, count: number): TurnRecord[] {
+  if (!(store instanceof MockStore)) return store.turns().slice(-count);
+  const turns = [...store.turnsById.values()];
+  return turns.slice(-count);
+}
+
+/** Turn `id`, read in place from the mock's own store. */
+function findTurn(store: MockStoreView, id: number): TurnRecord | undefined {
+  return store instanceof MockStore ? store.turnsById.get(id) : store.turns().find((turn) => turn.id === id);
 }
