@@ -1,27 +1,15 @@
 import { ANSWERS } from '../../contract/interactions.js';
 import { isEventStream } from '../http/sse.js';
 import type { ConvoMock } from '../mock.js';
-import { DIRECTIVE_NAMES } from '../model/directives.js';
-import type { TurnRecord } from '../state/records.js';
-import { MockStore, type MockStoreView } from '../state/store.js';
 import { CredentialNames } from './credential-names.js';
-import { BODY_CAP, type ExchangeFilter, ExchangeLog, MAX_EXCHANGES, summaryOf } from './exchanges.js';
+import { ExchangeLog, MAX_EXCHANGES } from './exchanges.js';
 import { InspectorGuard } from './guard.js';
 import { harOf } from './har.js';
 import { InspectorInputError, isObject, parseFilter, readInput } from './input.js';
 import { TokenMask } from './masking.js';
 import { INSPECTOR_PAGE } from './page.js';
 import { PageFaults } from './page-faults.js';
-import { Revisions } from './revisions.js';
-import { boundPayload } from './timeline.js';
-import {
-  streamView,
-  TURN_DETAIL_CHARS,
-  TURN_PREVIEW_CHARS,
-  type TurnContext,
-  turnDetail,
-  turnPreview,
-} from './turn-view.js';
+import { StateView } from './state-view.js';
 
 /** The mock's inspector: its page and endpoints, and what it records of the traffic. */
 export interface Inspector {
@@ -33,11 +21,6 @@ export interface Inspector {
   listening(hosts: readonly string[]): void;
 }
 
-/** Turns the state lists; older ones are left out. */
-const MAX_TURNS = 50;
-/** Pending interactions the state lists, and the characters of each payload, about. */
-const MAX_PENDING = 50;
-const PENDING_PAYLOAD_CHARS = 8 * 1024;
 /** Creates the inspector of `mock`. */
 export function createInspector(mock: ConvoMock): Inspector {
   const guard = new InspectorGuard();
@@ -46,19 +29,13 @@ export function createInspector(mock: ConvoMock): Inspector {
   // Every configured token, `mock-token` among them when it is the credential.
   const mask = new TokenMask(credentials.map((credential) => credential.token));
   const log = new ExchangeLog(names, mask);
-  const revisions = new Revisions();
-  const turnContext: TurnContext = {
-    names,
-    mask,
-    model: (id) => `${id} ${mock.store.fixtures.models.find((m) => m.id === id)?.code ?? ''}`.trim(),
-    streams: (turnId) => log.streamsOf(turnId),
-  };
   const masked = (value: unknown, init: ResponseInit = {}) =>
     new Response(mask.text(JSON.stringify(value)), {
       ...init,
       headers: { 'content-type': 'application/json', ...NO_STORE, ...init.headers },
     });
   const faults = new PageFaults(mock.faults);
+  const view = new StateView(mock, { names, mask, log, faults });
   const run = (request: Request, from: 'client' | 'inspector') =>
     log.run(
       request,
@@ -81,71 +58,6 @@ export function createInspector(mock: ConvoMock): Inspector {
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     return run(request, 'inspector');
-  };
-
-  /**
-   * The state the page polls: every list bounded (turns, their text, pending payloads, exchanges); given
-   * the cursor of its last answer (`?since=`), only the turns that changed after it, and the requests
-   * only when the log changed (`requests` absent otherwise).
-   */
-  const state = (filter: ExchangeFilter, cursor: string | null) => {
-    const since = revisions.since(cursor);
-    const now = Date.now();
-    const turns = revisions.turns(
-      lastTurns(mock.store, MAX_TURNS).reverse(),
-      (turn) =>
-        [
-          turn.key,
-          turn.created_at,
-          turn.status,
-          turn.content.length,
-          turn.usage?.total_tokens,
-          turn.error?.code,
-          log.streamsMark(turn.id),
-        ].join('|'),
-      (turn) => turnPreview(turn, turnContext),
-      since,
-    );
-    const requests = revisions.logChanged(log.revision, since) ? log.list(filter).map(summaryOf) : undefined;
-    const pending = mock.store
-      .pendingInteractions()
-      .slice(0, MAX_PENDING)
-      .map((interaction) => ({
-        action_id: interaction.action_id,
-        kind: interaction.kind,
-        payload: boundPayload(mask.json(interaction.payload), PENDING_PAYLOAD_CHARS),
-        resolution: mask.json(interaction.resolution),
-        turn_id: interaction.turn_id,
-        chat_id: mask.text(interaction.chat_id),
-        credential: names.name(interaction.credential_id),
-        remaining_ms: Math.max(0, interaction.expires_at_ms - now),
-      }));
-    return {
-      cursor: revisions.cursor(),
-      full: since === undefined,
-      credentials: names.list(),
-      directives: DIRECTIVE_NAMES,
-      limits: {
-        exchanges: MAX_EXCHANGES,
-        bodyChars: BODY_CAP,
-        turns: MAX_TURNS,
-        turnPreviewChars: TURN_PREVIEW_CHARS,
-        turnDetailChars: TURN_DETAIL_CHARS,
-      },
-      ...(requests && { requests }),
-      turnIds: turns.ids,
-      turns: turns.changed,
-      pending,
-      faults: mask.json(faults.list()),
-    };
-  };
-
-  /** A turn with its whole prompt and content (each cut at `TURN_DETAIL_CHARS`), by `?id=`. */
-  const turnById = (query: URLSearchParams) => {
-    const id = query.get('id') ?? '';
-    const turn = /^[1-9]\d{0,9}$/.test(id) ? findTurn(mock.store, Number(id)) : undefined;
-    if (!turn) throw new InspectorInputError(`no turn ${id.slice(0, 20)}`);
-    return masked(turnDetail(turn, turnContext));
   };
 
   const answer = async (input: Record<string, unknown>) => {
@@ -182,10 +94,7 @@ export function createInspector(mock: ConvoMock): Inspector {
     const exchange = /^[1-9]\d{0,9}$/.test(id) ? log.get(Number(id)) : undefined;
     if (!exchange)
       throw new InspectorInputError(`no exchange ${id.slice(0, 20)} (the last ${MAX_EXCHANGES} are kept)`);
-    return masked({
-      ...exchange,
-      timeline: exchange.timeline && streamView(exchange.timeline, mask, Number.POSITIVE_INFINITY),
-    });
+    return masked(view.exchange(exchange));
   };
 
   return {
@@ -206,9 +115,9 @@ export function createInspector(mock: ConvoMock): Inspector {
           case 'GET /':
             return new Response(INSPECTOR_PAGE, { headers: PAGE_HEADERS });
           case 'GET /_inspector/state':
-            return masked(state(parseFilter(url.searchParams), url.searchParams.get('since')));
+            return masked(view.state(parseFilter(url.searchParams), url.searchParams.get('since')));
           case 'GET /_inspector/turn':
-            return turnById(url.searchParams);
+            return masked(view.turn(url.searchParams.get('id') ?? ''));
           case 'GET /_inspector/exchange':
             return exchangeDetail(url.searchParams);
           case 'GET /_inspector/har':
@@ -274,19 +183,4 @@ async function drain(body: ReadableStream<Uint8Array>): Promise<void> {
   } catch {
     // a cut stream: the timeline shows it
   }
-}
-
-/**
- * The last `count` turns, oldest first. The mock's own store is read in place: copying every turn (each up
- * to a 100,000-word answer) on every poll would cost the whole history.
- */
-function lastTurns(store: MockStoreView, count: number): TurnRecord[] {
-  if (!(store instanceof MockStore)) return store.turns().slice(-count);
-  const turns = [...store.turnsById.values()];
-  return turns.slice(-count);
-}
-
-/** Turn `id`, read in place from the mock's own store. */
-function findTurn(store: MockStoreView, id: number): TurnRecord | undefined {
-  return store instanceof MockStore ? store.turnsById.get(id) : store.turns().find((turn) => turn.id === id);
 }
