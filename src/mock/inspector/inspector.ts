@@ -29,6 +29,7 @@ export function createInspector(mock: ConvoMock): Inspector {
   // Every configured token, `mock-token` among them when it is the credential.
   const mask = new TokenMask(credentials.map((credential) => credential.token));
   const log = new ExchangeLog(names, mask);
+  // Every JSON answer passes the mask once more, whole: a field that was not masked on its own is then.
   const masked = (value: unknown, init: ResponseInit = {}) =>
     new Response(mask.text(JSON.stringify(value)), {
       ...init,
