@@ -14,11 +14,10 @@ export type Redactor = (text: string) => string;
 export const NO_REDACTION: Redactor = (text) => text;
 
 /**
- * A redactor of `secrets`: each is masked as written, JSON-escaped (as a body or an echoed header quotes
- * it) and percent-encoded (as a URL carries it), wherever it stands in the text. The longest form is
- * tried first, so a token that holds another is masked whole.
+ * The forms `secrets` travel in: each as written, JSON-escaped (as a body or an echoed header quotes it)
+ * and percent-encoded (as a URL carries it), longest first; those under `MIN_SECRET_LENGTH` left out.
  */
-export function redactorOf(secrets: Iterable<string | undefined>): Redactor {
+export function secretForms(secrets: Iterable<string | undefined>): string[] {
   const forms = new Set<string>();
   for (const secret of secrets) {
     if (secret === undefined || secret.length < MIN_SECRET_LENGTH) continue;
@@ -26,15 +25,36 @@ export function redactorOf(secrets: Iterable<string | undefined>): Redactor {
     forms.add(JSON.stringify(secret).slice(1, -1));
     forms.add(encodeURIComponent(secret));
   }
-  if (forms.size === 0) return NO_REDACTION;
-  const pattern = new RegExp(
-    [...forms]
-      .sort((a, b) => b.length - a.length)
-      .map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-      .join('|'),
-    'g',
-  );
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * A redactor of `secrets`: each is masked in every form of `secretForms`, wherever it stands in the text.
+ * The longest form is tried first, so a token that holds another is masked whole.
+ */
+export function redactorOf(secrets: Iterable<string | undefined>): Redactor {
+  const forms = secretForms(secrets);
+  if (forms.length === 0) return NO_REDACTION;
+  const pattern = new RegExp(forms.map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
   return (text) => text.replace(pattern, REDACTED);
+}
+
+/**
+ * `text` (already redacted) without the start of a credential it may end in: a text cut at a bound, or
+ * captured only up to one, can end inside a credential the redactor never saw whole. The longest end of
+ * `text` that begins one of `forms` goes.
+ */
+export function withoutSecretStart(text: string, forms: readonly string[]): string {
+  let cut = 0;
+  for (const form of forms) {
+    for (let length = Math.min(form.length - 1, text.length); length > cut; length--) {
+      if (text.endsWith(form.slice(0, length))) {
+        cut = length;
+        break;
+      }
+    }
+  }
+  return cut === 0 ? text : text.slice(0, -cut);
 }
 
 /**

@@ -2,6 +2,7 @@
 // driven by playwright-core). Starts the built `convo-mock`, opens its root URL, streams a turn from the
 // page's form and watches it complete; with the built SDK's Client beside it, checks that a 404 shows its
 // message_code, that opening a POST row shows its body, that a turn shows its metadata and event times,
+// that a long answer is cut with its length and "show all" fetches the whole, that polls send a cursor,
 // that a fault armed from the page makes the SDK's next call retry and succeed, and that the HAR export
 // parses and holds every request; answers a tool approval and an elicitation form from the page; and
 // checks the token appears nowhere. Keeps a screenshot in test-results/inspector.png (`-- --docs` also
@@ -39,6 +40,10 @@ try {
   const logs = [];
   page.on('console', (message) => logs.push(`console.${message.type()}: ${message.text()}`));
   page.on('pageerror', (error) => logs.push(`pageerror: ${error.message}`));
+  const stateUrls = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/_inspector/state')) stateUrls.push(request.url());
+  });
   page.setDefaultTimeout(20_000);
 
   await page.goto(`${mock.url}/`, { timeout: 15_000 });
@@ -208,7 +213,26 @@ try {
   const ran = await page.evaluate(() => [window.__xss, document.querySelectorAll('img').length]);
   check(ran[0] === undefined && ran[1] === 0, `markup became elements: ${JSON.stringify(ran)}`);
 
-  // 9. The HAR export (the page's link) parses and holds every request, without a token.
+  // 9. A long answer is cut in the state with its length; "show all" fetches the whole of it. The page polls
+  //    with the cursor of its last answer.
+  const long = await client.turns.send(crypto.randomUUID(), { content: 'Long [[mock:words n=1000]]' });
+  const longContent = `.turn[data-turn-id="${long.id}"][data-status=completed] [data-field=content]`;
+  await page.waitForSelector(`${longContent} button.whole`);
+  const cutShown = await page.textContent(longContent);
+  check(
+    cutShown.includes(`(${long.content.length} chars)`) && cutShown.length < long.content.length,
+    `the long answer shows "${cutShown.slice(-80)}"`,
+  );
+  await page.click(`${longContent} button.whole`);
+  await page.waitForSelector(`${longContent}:not(:has(button.whole))`);
+  const wholeShown = await page.textContent(longContent);
+  check(wholeShown === long.content, `"show all" shows ${wholeShown.length} of ${long.content.length} chars`);
+  check(
+    stateUrls.some((url) => /[?&]since=[0-9a-f]{8}-\d+/.test(url)),
+    `the page never polled with a cursor: ${stateUrls.slice(-3).join(' ')}`,
+  );
+
+  // 10. The HAR export (the page's link) parses and holds every request, without a token.
   const harText = await page.evaluate(() =>
     fetch(document.querySelector('#export').href).then((r) => r.text()),
   );

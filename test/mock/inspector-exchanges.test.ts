@@ -56,7 +56,7 @@ describe('the inspector: exchanges, filters, faults, export', () => {
     const headers = Object.fromEntries(detail.request.headers);
     expect(headers.authorization).toBe('Bearer [hidden]');
     expect(JSON.parse(detail.request.body.text)).toMatchObject({
-      name: 'Named [token #1]',
+      name: 'Named [redacted]',
       instructions: 'Be brief.',
     });
     expect(Object.fromEntries(detail.response.headers)['content-type']).toContain('application/json');
@@ -76,7 +76,7 @@ describe('the inspector: exchanges, filters, faults, export', () => {
     expect(headers).toMatchObject({
       authorization: '[hidden]',
       cookie: '[hidden]',
-      'x-api-key': 'k [token #2]',
+      'x-api-key': 'k [redacted]',
     });
   });
 
@@ -249,18 +249,18 @@ describe('the inspector: exchanges, filters, faults, export', () => {
     expect(row.ms).toBeGreaterThanOrEqual(145);
   });
 
-  it('replaces a short token in the path, the query and the HAR url, and takes chatId from the scrubbed path', async () => {
+  it('replaces a short token in the path, the query and the HAR url, and takes chatId from the masked path', async () => {
     await withMockServer({ inspector: true, tokens: [{ token: 'alice' }] }, async (short) => {
       await fetch(`${short.url}/api/v1/chats/alice/turns?x=alice&y=%61lice`, {
         headers: { authorization: 'Bearer alice' },
       });
       const state = await (await fetch(`${short.url}/_inspector/state`)).json();
       const [row] = state.requests;
-      expect(row.path).toBe('/api/v1/chats/[token #1]/turns?x=[token #1]&y=[token #1]');
-      expect(row.chatId).toBe('[token #1]');
+      expect(row.path).toBe('/api/v1/chats/[redacted]/turns?x=[redacted]&y=[redacted]');
+      expect(row.chatId).toBe('[redacted]');
       const har = await (await fetch(`${short.url}/_inspector/har`)).text();
       expect(har).not.toMatch(/alice/);
-      expect(har).toContain('[token #1]');
+      expect(har).toContain('[redacted]');
     });
   });
 

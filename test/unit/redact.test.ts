@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { NO_REDACTION, REDACTED, redactJson, redactorOf } from '../../src/contract/redact.js';
+import {
+  NO_REDACTION,
+  REDACTED,
+  redactJson,
+  redactorOf,
+  secretForms,
+  withoutSecretStart,
+} from '../../src/contract/redact.js';
 
 const SHORT = 'ab"c\\';
 const LONG = 'tok_live_0123456789abcdefghijklmnopqrstu+/';
@@ -39,5 +46,17 @@ describe('redactorOf: every form of a credential masked, whatever surrounds it',
     expect(NO_REDACTION('s3cr3t')).toBe('s3cr3t');
     const value = { a: 's3cr3t' };
     expect(redactJson(value, NO_REDACTION)).toBe(value);
+  });
+
+  it('secretForms lists each form once, longest first, without tokens under 4 characters', () => {
+    expect(secretForms(['abc', 'a/b"c'])).toEqual(['a%2Fb%22c', 'a/b\\"c', 'a/b"c']);
+  });
+
+  it('withoutSecretStart drops the longest end that starts a credential, and nothing else', () => {
+    const forms = secretForms([LONG]);
+    expect(withoutSecretStart(`text ${LONG.slice(0, 12)}`, forms)).toBe('text ');
+    expect(withoutSecretStart(`text ${encodeURIComponent(LONG).slice(0, 40)}`, forms)).toBe('text ');
+    expect(withoutSecretStart(`text ${REDACTED}`, forms)).toBe(`text ${REDACTED}`);
+    expect(withoutSecretStart('text', [])).toBe('text');
   });
 });

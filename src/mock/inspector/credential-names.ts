@@ -43,61 +43,6 @@ export class CredentialNames {
       scopes: c.scopes,
     }));
   }
-
-  /**
-   * `text` with every configured token of 6 characters or more replaced by `[token #ID]` (shorter ones
-   * would replace ordinary words): a body or path that carries a token shows none.
-   */
-  scrub(text: string): string {
-    let out = text;
-    for (const credential of this.#byToken.values()) {
-      if (credential.token.length >= 6) out = out.replaceAll(credential.token, `[token #${credential.id}]`);
-    }
-    return out;
-  }
-
-  /**
-   * `url` with every configured token, of any length, replaced by `[token #ID]` in its path segments and
-   * query names and values (decoded first, so an escaped token goes too); the replacement is escaped, so
-   * the URL still parses the same way. A short token is replaced here, where it may be all a value holds.
-   */
-  scrubUrl(url: URL): URL {
-    const out = new URL(url.href);
-    out.pathname = out.pathname
-      .split('/')
-      .map((segment) => {
-        const scrubbed = this.#scrubAll(decoded(segment));
-        return scrubbed === decoded(segment) ? segment : encodeURIComponent(scrubbed);
-      })
-      .join('/');
-    const query = new URLSearchParams();
-    for (const [name, value] of out.searchParams) query.append(this.#scrubAll(name), this.#scrubAll(value));
-    if (query.toString() !== out.searchParams.toString()) out.search = query.toString();
-    out.username = '';
-    out.password = '';
-    return out;
-  }
-
-  /** `text` with every configured token replaced, whatever its length. */
-  #scrubAll(text: string): string {
-    let out = text;
-    for (const credential of this.#byToken.values())
-      if (credential.token !== '') out = out.replaceAll(credential.token, `[token #${credential.id}]`);
-    return out;
-  }
-}
-
-/** The path and query of a scrubbed URL as the table shows it: `[token #ID]` unescaped. */
-export function displayPath(url: URL): string {
-  return (url.pathname + url.search).replace(/%5Btoken(?:%20|\+)%23(\d+)%5D/g, '[token #$1]');
-}
-
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
 
 /** A token as the inspector may show it: `ta…(25)`, or `…(5)` for one under 8 characters. */

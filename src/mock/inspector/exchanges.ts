@@ -1,10 +1,11 @@
 import { isEventStream } from '../http/sse.js';
-import { type CredentialNames, displayPath } from './credential-names.js';
+import type { CredentialNames } from './credential-names.js';
+import { displayPath, type TokenMask } from './masking.js';
 import { observedBody, type StreamEvent, type StreamTimeline, TimelineBuilder } from './timeline.js';
 
-/** A body as the inspector keeps it: its first `BODY_CAP` bytes as text, and its full size. */
+/** A body as the inspector keeps it: its start as text, tokens masked, at most `BODY_CAP` characters, and its full size. */
 export interface CapturedBody {
-  /** The text kept (tokens scrubbed). */
+  /** The text kept (tokens masked before the cut, which never ends in a token's start). */
   text: string;
   /**
    * The body's size in bytes, counted as the mock read it, to the end even past the cap; a request body
@@ -23,7 +24,7 @@ export interface ExchangeSummary {
   at: string;
   /** Method. */
   method: string;
-  /** Path and query (tokens scrubbed). */
+  /** Path and query (tokens masked). */
   path: string;
   /** Status answered; 0 for a dropped connection. */
   status: number;
@@ -49,7 +50,7 @@ export interface ExchangeSummary {
 
 /** One exchange in full: what the row opens to. */
 export interface Exchange extends ExchangeSummary {
-  /** The full URL (tokens scrubbed). */
+  /** The full URL (tokens masked). */
   url: string;
   /** The request's headers (the token masked) and body. */
   request: { headers: Array<[string, string]>; body: CapturedBody };
@@ -79,7 +80,7 @@ export interface ExchangeFilter {
 
 /** Exchanges kept; older ones are forgotten. */
 export const MAX_EXCHANGES = 200;
-/** Bytes of each request and response body kept. */
+/** Characters of each request and response body kept. */
 export const BODY_CAP = 16 * 1024;
 const HIDDEN_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
 const CHAT_PATH = /^\/api\/v1\/chats\/([^/?]+)/;
@@ -88,10 +89,19 @@ const CHAT_PATH = /^\/api\/v1\/chats\/([^/?]+)/;
 export class ExchangeLog {
   #exchanges: Exchange[] = [];
   #sequence = 0;
+  #revision = 0;
   readonly #names: CredentialNames;
+  readonly #mask: TokenMask;
+  readonly #builders = new WeakMap<Exchange, TimelineBuilder>();
 
-  constructor(names: CredentialNames) {
+  constructor(names: CredentialNames, mask: TokenMask) {
     this.#names = names;
+    this.#mask = mask;
+  }
+
+  /** Goes up whenever an exchange is added, changes in the list (a stream ended) or all are forgotten. */
+  get revision(): number {
+    return this.#revision;
   }
 
   /**
@@ -108,7 +118,7 @@ export class ExchangeLog {
     const startedMs = performance.now();
     const at = new Date().toISOString();
     // The body passes through a tap on its way to the mock: counted as read, never copied whole.
-    const tap = new BodyTap(Number(request.headers.get('content-length')) || 0);
+    const tap = new BodyTap(Number(request.headers.get('content-length')) || 0, this.#mask);
     const handled = request.body
       ? new Request(request.url, {
           method: request.method,
@@ -119,7 +129,7 @@ export class ExchangeLog {
         } as RequestInit)
       : request;
     const response = await handle(handled);
-    const url = this.#names.scrubUrl(new URL(request.url));
+    const url = this.#mask.url(new URL(request.url));
     const token = /^Bearer (.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1]?.trim();
     const credential = token === undefined ? undefined : this.#names.byToken(token);
     const stream = isEventStream(response);
@@ -145,7 +155,7 @@ export class ExchangeLog {
       stream,
       from,
       fault: fired(handled, id),
-      request: { headers: this.#headers(request.headers), body: tap.captured(this.#names) },
+      request: { headers: this.#headers(request.headers), body: tap.captured() },
       response: {
         headers: this.#headers(response.headers),
         body: EMPTY,
@@ -155,18 +165,24 @@ export class ExchangeLog {
       timeline: undefined,
     };
     this.#exchanges.push(exchange);
+    this.#revision += 1;
     if (this.#exchanges.length > MAX_EXCHANGES) this.#exchanges.shift();
     tap.onEnd = () => {
-      exchange.request.body = tap.captured(this.#names);
+      exchange.request.body = tap.captured();
     };
     if (response.type === 'error' || !response.body) return response;
     if (!stream) {
       const bytes = new Uint8Array(await response.arrayBuffer());
-      exchange.response.body = captured(bytes, bytes.length, this.#names);
+      exchange.response.body = captured(
+        bytes.subarray(0, BODY_CAP + this.#mask.margin),
+        bytes.length,
+        this.#mask,
+      );
       exchange.code = messageCode(exchange.response.body);
       return new Response(bytes, { status: response.status, headers: response.headers });
     }
-    const builder = new TimelineBuilder(() => Math.round(performance.now() - startedMs));
+    const builder = new TimelineBuilder(() => Math.round(performance.now() - startedMs), this.#mask);
+    this.#builders.set(exchange, builder);
     exchange.timeline = builder.timeline;
     exchange.response.events = builder.events;
     const body = observedBody(response.body, builder, () => {
@@ -175,6 +191,7 @@ export class ExchangeLog {
       exchange.response.eventsDropped = builder.dropped;
       exchange.code = builder.timeline.errorCode;
       exchange.chatId ??= builder.timeline.chatId;
+      this.#revision += 1;
     });
     return new Response(body, { status: response.status, headers: response.headers });
   }
@@ -194,18 +211,26 @@ export class ExchangeLog {
     return this.#exchanges.flatMap((e) => (e.timeline?.turnId === turnId ? [e.timeline] : []));
   }
 
+  /** What changes whenever a stream of turn `turnId` gets an event or ends: a poll compares it. */
+  streamsMark(turnId: number): string {
+    return this.#exchanges
+      .flatMap((e) => (e.timeline?.turnId === turnId ? [`${e.id}:${this.#builders.get(e)?.seen}`] : []))
+      .join(',');
+  }
+
   /** Forgets every exchange. */
   clear(): void {
     this.#exchanges = [];
+    this.#revision += 1;
   }
 
-  /** The headers as pairs: credentials and cookies hidden (an auth scheme kept), tokens scrubbed elsewhere. */
+  /** The headers as pairs: credentials and cookies hidden (an auth scheme kept), tokens masked elsewhere. */
   #headers(headers: Headers): Array<[string, string]> {
     return [...headers].map(([name, value]) => [
       name,
       HIDDEN_HEADERS.has(name)
         ? value.replace(/^([A-Za-z][\w-]*\s+)?.*$/s, (_all, scheme = '') => `${scheme}[hidden]`)
-        : this.#names.scrub(value),
+        : this.#mask.value(value),
     ]);
   }
 }
@@ -230,25 +255,40 @@ function matches(exchange: Exchange, filter: ExchangeFilter): boolean {
   return true;
 }
 
-function captured(bytes: Uint8Array, size: number, names: CredentialNames): CapturedBody {
-  const kept = bytes.subarray(0, BODY_CAP);
-  return { text: names.scrub(new TextDecoder().decode(kept)), bytes: size, truncated: size > kept.length };
+/**
+ * The body whose first bytes are `kept` (`BODY_CAP` characters and a token's length more, so a token the
+ * cut splits is seen whole) and whose size is `size`: masked, then cut.
+ */
+function captured(
+  kept: Uint8Array,
+  size: number,
+  mask: TokenMask,
+  whole = size <= kept.length,
+): CapturedBody {
+  const cut = mask.cut(mask.body(new TextDecoder().decode(kept), whole), BODY_CAP, whole);
+  return { text: cut.text, bytes: size, truncated: cut.truncated };
 }
 
 /**
- * A pass-through on a request body: keeps its first `BODY_CAP` bytes and counts what the mock read. A body
+ * A pass-through on a request body: keeps its first `BODY_CAP` bytes and the mask's margin (a token the cap
+ * splits, seen whole) and counts what the mock read. A body
  * the mock refused without reading it to the end (a 401, a 413 on its `Content-Length`) is counted at its
  * declared `Content-Length` when that is more, and marked truncated.
  */
 class BodyTap {
   /** Called when the body was read to its end, or the mock stopped reading it. */
   onEnd: () => void = () => {};
-  readonly #kept = new Uint8Array(BODY_CAP);
+  readonly #kept: Uint8Array;
   #length = 0;
   #size = 0;
   #ended = false;
 
-  constructor(readonly declared: number) {}
+  constructor(
+    readonly declared: number,
+    readonly mask: TokenMask,
+  ) {
+    this.#kept = new Uint8Array(BODY_CAP + mask.margin);
+  }
 
   /** `body` as the mock reads it, counted on the way. */
   through(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
@@ -262,8 +302,8 @@ class BodyTap {
           this.onEnd();
           return;
         }
-        this.#kept.set(value.subarray(0, BODY_CAP - this.#length), this.#length);
-        this.#length = Math.min(BODY_CAP, this.#length + value.length);
+        this.#kept.set(value.subarray(0, this.#kept.length - this.#length), this.#length);
+        this.#length = Math.min(this.#kept.length, this.#length + value.length);
         this.#size += value.length;
         controller.enqueue(value);
       },
@@ -275,9 +315,11 @@ class BodyTap {
   }
 
   /** The body as kept so far. */
-  captured(names: CredentialNames): CapturedBody {
-    const body = captured(this.#kept.subarray(0, this.#length), this.#size, names);
-    if (this.#ended || this.declared <= this.#size) return body;
+  captured(): CapturedBody {
+    const read = this.#ended || this.declared <= this.#size;
+    const kept = this.#kept.subarray(0, this.#length);
+    const body = captured(kept, this.#size, this.mask, read && this.#size <= kept.length);
+    if (read) return body;
     return { ...body, bytes: this.declared, truncated: true };
   }
 }

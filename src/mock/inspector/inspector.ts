@@ -1,14 +1,15 @@
 import { ANSWERS } from '../../contract/interactions.js';
 import { isEventStream } from '../http/sse.js';
 import type { ConvoMock } from '../mock.js';
-import { DIRECTIVE_NAMES } from '../model/directives.js';
 import { CredentialNames } from './credential-names.js';
-import { BODY_CAP, type ExchangeFilter, ExchangeLog, MAX_EXCHANGES, summaryOf } from './exchanges.js';
+import { ExchangeLog, MAX_EXCHANGES } from './exchanges.js';
 import { InspectorGuard } from './guard.js';
 import { harOf } from './har.js';
 import { InspectorInputError, isObject, parseFilter, readInput } from './input.js';
+import { TokenMask } from './masking.js';
 import { INSPECTOR_PAGE } from './page.js';
 import { PageFaults } from './page-faults.js';
+import { StateView } from './state-view.js';
 
 /** The mock's inspector: its page and endpoints, and what it records of the traffic. */
 export interface Inspector {
@@ -20,14 +21,22 @@ export interface Inspector {
   listening(hosts: readonly string[]): void;
 }
 
-/** Turns the state lists; older ones are left out. */
-const MAX_TURNS = 50;
 /** Creates the inspector of `mock`. */
 export function createInspector(mock: ConvoMock): Inspector {
   const guard = new InspectorGuard();
-  const names = new CredentialNames(mock.store.credentials());
-  const log = new ExchangeLog(names);
+  const credentials = mock.store.credentials();
+  const names = new CredentialNames(credentials);
+  // Every configured token, `mock-token` among them when it is the credential.
+  const mask = new TokenMask(credentials.map((credential) => credential.token));
+  const log = new ExchangeLog(names, mask);
+  // Every JSON answer passes the mask once more, whole: a field that was not masked on its own is then.
+  const masked = (value: unknown, init: ResponseInit = {}) =>
+    new Response(mask.text(JSON.stringify(value)), {
+      ...init,
+      headers: { 'content-type': 'application/json', ...NO_STORE, ...init.headers },
+    });
   const faults = new PageFaults(mock.faults);
+  const view = new StateView(mock, { names, mask, log, faults });
   const run = (request: Request, from: 'client' | 'inspector') =>
     log.run(
       request,
@@ -50,51 +59,6 @@ export function createInspector(mock: ConvoMock): Inspector {
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     return run(request, 'inspector');
-  };
-
-  const state = (filter: ExchangeFilter) => {
-    const now = Date.now();
-    const { models } = mock.store.fixtures;
-    const turns = mock.store
-      .turns()
-      .slice(-MAX_TURNS)
-      .reverse()
-      .map((turn) => ({
-        id: turn.id,
-        chat_id: turn.chat_id,
-        key: turn.key,
-        status: turn.status,
-        channel: turn.channel,
-        permission_mode: turn.permission_mode,
-        credential: names.name(turn.credential_id),
-        model: `${turn.model_id} ${models.find((m) => m.id === turn.model_id)?.code ?? ''}`.trim(),
-        metadata: turn.metadata,
-        usage: turn.usage,
-        error: turn.error,
-        prompt: names.scrub(turn.prompt),
-        content: names.scrub(turn.content),
-        created_at: turn.created_at,
-        streams: log.streamsOf(turn.id),
-      }));
-    const pending = mock.store.pendingInteractions().map((interaction) => ({
-      action_id: interaction.action_id,
-      kind: interaction.kind,
-      payload: interaction.payload,
-      resolution: interaction.resolution,
-      turn_id: interaction.turn_id,
-      chat_id: interaction.chat_id,
-      credential: names.name(interaction.credential_id),
-      remaining_ms: Math.max(0, interaction.expires_at_ms - now),
-    }));
-    return {
-      credentials: names.list(),
-      directives: DIRECTIVE_NAMES,
-      limits: { exchanges: MAX_EXCHANGES, bodyBytes: BODY_CAP },
-      requests: log.list(filter).map(summaryOf),
-      turns,
-      pending,
-      faults: faults.list(),
-    };
   };
 
   const answer = async (input: Record<string, unknown>) => {
@@ -131,7 +95,7 @@ export function createInspector(mock: ConvoMock): Inspector {
     const exchange = /^[1-9]\d{0,9}$/.test(id) ? log.get(Number(id)) : undefined;
     if (!exchange)
       throw new InspectorInputError(`no exchange ${id.slice(0, 20)} (the last ${MAX_EXCHANGES} are kept)`);
-    return Response.json(exchange, { headers: NO_STORE });
+    return masked(view.exchange(exchange));
   };
 
   return {
@@ -146,27 +110,29 @@ export function createInspector(mock: ConvoMock): Inspector {
       const change = request.method !== 'GET';
       const refused = guard.refusal(request, change ? 'change' : pathname === '/' ? 'page' : 'read');
       if (refused) return text(403, refused);
+      const fail = (status: number, message: string) => text(status, mask.text(message));
       try {
         switch (route) {
           case 'GET /':
             return new Response(INSPECTOR_PAGE, { headers: PAGE_HEADERS });
           case 'GET /_inspector/state':
-            return Response.json(state(parseFilter(url.searchParams)), { headers: NO_STORE });
+            return masked(view.state(parseFilter(url.searchParams), url.searchParams.get('since')));
+          case 'GET /_inspector/turn':
+            return masked(view.turn(url.searchParams.get('id') ?? ''));
           case 'GET /_inspector/exchange':
             return exchangeDetail(url.searchParams);
           case 'GET /_inspector/har':
-            return Response.json(harOf(log.list(parseFilter(url.searchParams))), {
+            return masked(harOf(log.list(parseFilter(url.searchParams))), {
               headers: {
-                ...NO_STORE,
                 'content-disposition': `attachment; filename="convo-mock-${new Date().toISOString().replace(/[:.]/g, '-')}.har"`,
               },
             });
           case 'POST /_inspector/answer':
-            return relay(await answer(await readInput(request)));
+            return relay(await answer(await readInput(request)), mask);
           case 'POST /_inspector/send':
-            return relay(await send(await readInput(request)));
+            return relay(await send(await readInput(request)), mask);
           case 'POST /_inspector/faults':
-            return Response.json(faults.arm(await readInput(request)), { status: 201 });
+            return masked(faults.arm(await readInput(request)), { status: 201 });
           case 'POST /_inspector/faults/clear':
             await readInput(request);
             faults.clear();
@@ -177,10 +143,10 @@ export function createInspector(mock: ConvoMock): Inspector {
             log.clear();
             return Response.json({ reset: true });
           default:
-            return text(change ? 405 : 404, `no inspector endpoint ${route}`);
+            return fail(change ? 405 : 404, `no inspector endpoint ${route}`);
         }
       } catch (error) {
-        if (error instanceof InspectorInputError) return text(400, error.message);
+        if (error instanceof InspectorInputError) return fail(400, error.message);
         throw error;
       }
     },
@@ -202,10 +168,10 @@ function text(status: number, message: string): Response {
   return new Response(`${message}\n`, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
 }
 
-/** The mock's answer to the page, as JSON with its status (a drop becomes 502). */
-async function relay(response: Response): Promise<Response> {
+/** The mock's answer to the page, tokens masked, as JSON with its status (a drop becomes 502). */
+async function relay(response: Response, mask: TokenMask): Promise<Response> {
   if (response.type === 'error') return text(502, 'the mock dropped the connection (a fault)');
-  return new Response(await response.text(), {
+  return new Response(mask.text(await response.text()), {
     status: response.status,
     headers: { 'content-type': response.headers.get('content-type') ?? 'application/json' },
   });

@@ -1,8 +1,10 @@
 /**
  * The inspector's page: one HTML document with its style and script inline, no framework and no build step.
- * It polls `/_inspector/state` (with the request filters as its query), opens an exchange from
- * `/_inspector/exchange`, links the HAR export, and posts answers, turns, faults and resets as JSON to the
- * other endpoints. Every value from the mock goes into the DOM as text (`textContent`), never as markup.
+ * It polls `/_inspector/state` (with the request filters as its query, and the cursor of its last answer as
+ * `since`, so that a poll carries only what changed), opens an exchange from `/_inspector/exchange` and a
+ * turn's whole text from `/_inspector/turn`, links the HAR export, and posts answers, turns, faults and
+ * resets as JSON to the other endpoints. Every value from the mock goes into the DOM as text
+ * (`textContent`), never as markup.
  */
 export const INSPECTOR_PAGE = `<!doctype html>
 <html lang="en">
@@ -155,7 +157,7 @@ function renderForm(state) {
       $("filter-credential").append(el("option", { value: c.id, textContent: c.name }));
       $("credentials").append(el("tr", { "data-credential": c.id }, el("td", { className: "code", textContent: c.name }), el("td", { textContent: c.user }), el("td", { className: "path", textContent: c.scopes.join(" ") || "(none)" })));
     }
-    $("limits").textContent = "Keeps the last " + state.limits.exchanges + " requests, the first " + (state.limits.bodyBytes / 1024) + " KiB of each body. Click a row to open it.";
+    $("limits").textContent = "Keeps the last " + state.limits.exchanges + " requests, the first " + (state.limits.bodyChars / 1024) + " Ki characters of each body. Click a row to open it.";
     credentialsShown = true;
   }
   if (!directivesShown) {
@@ -288,19 +290,47 @@ function turnMeta(turn) {
   return meta;
 }
 
-function renderTurns(state) {
+// The state lists each turn once it changed; the page keeps the last view of every listed turn.
+const turnsById = new Map();
+const wholeTexts = new Map(); // turn id -> { prompt, content } from /_inspector/turn, once asked for
+function mergeTurns(state) {
+  if (state.full) turnsById.clear();
+  for (const turn of state.turns) { turnsById.set(turn.id, turn); wholeTexts.delete(turn.id); }
+  const listed = new Set(state.turnIds);
+  for (const id of [...turnsById.keys()]) if (!listed.has(id)) { turnsById.delete(id); wholeTexts.delete(id); }
+  return state.turnIds.map((id) => turnsById.get(id)).filter(Boolean);
+}
+async function showWhole(id) {
+  const response = await fetch("/_inspector/turn?id=" + id, { cache: "no-store" });
+  if (!response.ok) { $("status").textContent = await response.text(); return; }
+  const turn = await response.json();
+  wholeTexts.set(id, { prompt: turn.prompt, content: turn.content });
+  renderTurns([...turnsById.values()].sort((a, b) => b.id - a.id));
+}
+// A cut text: what was kept, then its full length and a button for the whole of it.
+function cutText(turn, field, className, prefix) {
+  const text = (wholeTexts.get(turn.id) || turn)[field];
+  const node = el("div", { className, "data-field": field, textContent: prefix + text.text });
+  if (text.truncated) node.append(el("span", { className: "muted cut", textContent: " … (" + text.chars + " chars) " }),
+    wholeTexts.has(turn.id) ? null : el("button", { type: "button", className: "whole", textContent: "show all", onclick: () => showWhole(turn.id).catch(() => {}) }));
+  return node;
+}
+function renderTurns(turns) {
   const box = $("turns");
   box.replaceChildren();
-  if (state.turns.length === 0) box.append(el("p", { className: "muted", textContent: "none yet" }));
-  for (const turn of state.turns) {
+  if (turns.length === 0) box.append(el("p", { className: "muted", textContent: "none yet" }));
+  for (const turn of turns) {
     const node = el("div", { className: "turn", "data-turn-id": turn.id, "data-status": turn.status },
       el("div", {}, el("strong", { textContent: "turn " + turn.id + " " }), el("span", { className: "badge status", textContent: turn.status }), el("span", { className: "badge", textContent: turn.channel + " · " + turn.permission_mode })),
       turnMeta(turn),
-      el("div", { className: "muted", textContent: "> " + turn.prompt }));
-    if (turn.streams.length === 0) node.append(el("div", { className: "text", textContent: turn.content }));
+      cutText(turn, "prompt", "muted prompt", "> "));
+    if (turn.streams.length === 0 || wholeTexts.has(turn.id)) node.append(cutText(turn, "content", "text content", ""));
+    if (turn.streamsOmitted) node.append(el("div", { className: "muted", textContent: turn.streamsOmitted + " earlier streams: open their requests" }));
     turn.streams.forEach((stream, index) => {
-      if (turn.streams.length > 1 || stream.broken) node.append(el("div", { className: "muted", textContent: "stream " + (index + 1) + (stream.broken ? " (broken before its terminal event)" : "") }));
-      node.append(el("ul", { className: "timeline" }, ...streamEntries(stream.entries)));
+      if (turn.streams.length > 1 || stream.broken) node.append(el("div", { className: "muted", textContent: "stream " + (turn.streamsOmitted + index + 1) + (stream.broken ? " (broken before its terminal event)" : "") }));
+      const entries = streamEntries(stream.entries);
+      if (stream.omitted) entries.splice(1, 0, el("li", { className: "muted", textContent: "… " + stream.omitted + " entries: open the request" }));
+      node.append(el("ul", { className: "timeline" }, ...entries));
     });
     box.append(node);
   }
@@ -356,9 +386,9 @@ function renderRows() {
   $("requests").replaceChildren(...rows);
 }
 function renderRequests(state) {
-  lastRequests = state.requests;
+  if (state.requests) lastRequests = state.requests;
   if (opened && opened.open) openExchange(opened.id, false).catch(() => {});
-  else renderRows();
+  else if (state.requests) renderRows();
 }
 
 function renderFaults(state) {
@@ -382,17 +412,23 @@ function filterQuery() {
 }
 
 let polling = false;
+// The cursor of the last answer, and the filters it was asked with: other filters ask for everything.
+let cursor = null;
+let cursorQuery = null;
 async function refresh() {
   if (polling) return;
   polling = true;
   try {
     const query = filterQuery();
-    const response = await fetch("/_inspector/state" + query, { cache: "no-store" });
+    const since = cursor && cursorQuery === query ? (query ? "&" : "?") + "since=" + encodeURIComponent(cursor) : "";
+    const response = await fetch("/_inspector/state" + query + since, { cache: "no-store" });
     if (!response.ok) throw new Error(response.status + " " + (await response.text()));
     const state = await response.json();
-    renderForm(state); renderPending(state); renderTurns(state); renderRequests(state); renderFaults(state);
+    renderForm(state); renderPending(state); renderTurns(mergeTurns(state)); renderRequests(state); renderFaults(state);
+    cursor = state.cursor;
+    cursorQuery = query;
     $("export").href = "/_inspector/har" + query;
-    $("status").textContent = "live · " + state.requests.length + (query ? " requests (filtered)" : " requests");
+    $("status").textContent = "live · " + lastRequests.length + (query ? " requests (filtered)" : " requests");
     document.body.dataset.ready = "true";
   } catch (error) {
     $("status").textContent = "disconnected: " + error.message;

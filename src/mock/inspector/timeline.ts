@@ -1,4 +1,5 @@
 import { createParser } from 'eventsource-parser';
+import { TokenMask } from './masking.js';
 
 /**
  * One entry of a turn's timeline as the inspector shows it; `at` is the milliseconds since the request
@@ -24,7 +25,7 @@ export type TimelineEntry =
   /** Any other event, with its payload (`message.start`, `.step`, `.action_required`, terminal ones). */
   | { type: 'event'; event: string; data: unknown; at: number };
 
-/** One event of a stream as it arrived: its time since the request, its name and its `data` text. */
+/** One event of a stream as it arrived: its time since the request, its name and its `data` text (tokens masked). */
 export interface StreamEvent {
   /** Milliseconds since the request arrived. */
   at: number;
@@ -88,16 +89,24 @@ export class TimelineBuilder {
   readonly events: StreamEvent[] = [];
   /** Events forgotten past those bounds. */
   dropped = 0;
+  /** Events seen so far, kept or not: a poll compares it to know whether the stream changed. */
+  seen = 0;
   #eventChars = 0;
   #timelineChars = 0;
   readonly #sizes = new WeakMap<TimelineEntry, number>();
   readonly #decoder = new TextDecoder();
   readonly #parser = createParser({ onEvent: ({ event, data }) => this.#add(event ?? 'message', data) });
   readonly #since: () => number;
+  readonly #mask: TokenMask;
 
-  /** `since` gives the milliseconds since the request arrived (0 by default, for tests). */
-  constructor(since: () => number = () => 0) {
+  /**
+   * `since` gives the milliseconds since the request arrived (0 by default, for tests); `mask` masks the
+   * tokens of every event's data and payload before it is cut (the folded text is masked when shown:
+   * a token may span deltas).
+   */
+  constructor(since: () => number = () => 0, mask = new TokenMask([])) {
     this.#since = since;
+    this.#mask = mask;
   }
 
   /** Feeds a chunk of the response body. */
@@ -112,12 +121,18 @@ export class TimelineBuilder {
 
   #add(event: string, raw: string): void {
     const at = this.#since();
-    this.#keep({ at, event, data: clipString(raw, EVENT_CHARS) });
+    this.seen += 1;
+    const kept = this.#mask.cut(this.#mask.body(raw, true), EVENT_CHARS);
+    this.#keep({
+      at,
+      event,
+      data: kept.truncated ? `${kept.text}…(+${kept.chars - kept.text.length} chars)` : kept.text,
+    });
     let data: unknown;
     try {
       data = JSON.parse(raw);
     } catch {
-      data = raw;
+      data = this.#mask.text(raw);
     }
     const { entries } = this.timeline;
     const last = entries.at(-1);
@@ -145,12 +160,12 @@ export class TimelineBuilder {
     } else {
       if (event === 'message.start') {
         if (typeof payload.message_id === 'number') this.timeline.turnId = payload.message_id;
-        if (typeof payload.chat_id === 'string') this.timeline.chatId = payload.chat_id;
+        if (typeof payload.chat_id === 'string') this.timeline.chatId = this.#mask.text(payload.chat_id);
       }
       if (event === 'message.error' && typeof payload.code === 'string')
-        this.timeline.errorCode = payload.code;
+        this.timeline.errorCode = this.#mask.text(payload.code);
       if (TERMINAL.has(event)) this.timeline.ended = true;
-      const clipped = clipPayload(data, { chars: PAYLOAD_CHARS }, 0);
+      const clipped = boundPayload(this.#mask.json(data), PAYLOAD_CHARS);
       const entry: TimelineEntry = { type: 'event', event, data: clipped, at };
       const size = JSON.stringify(clipped)?.length ?? 0;
       this.#sizes.set(entry, size);
@@ -178,6 +193,11 @@ export class TimelineBuilder {
 /** `text` cut at `max` characters, saying how many more there were. */
 function clipString(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}…(+${text.length - max} chars)`;
+}
+
+/** A parsed payload bounded as `clipPayload` bounds it, the whole at about `chars` characters. */
+export function boundPayload(value: unknown, chars: number): unknown {
+  return clipPayload(value, { chars }, 0);
 }
 
 /**
