@@ -94,7 +94,7 @@ export async function* turnChunks(
           yield { type: 'message-metadata', messageMetadata: { convo: { turnId: event.message_id } } };
           break;
         case 'delta':
-          yield* text.delta(event);
+          for (const chunk of text.delta(event)) yield chunk;
           break;
         case 'step':
           for (const step of event.steps) yield* stepChunks(step, tools, approved);

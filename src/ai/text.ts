@@ -23,14 +23,14 @@ export class TextWriter {
     this.#ids = ids;
   }
 
-  /** A `delta` event as chunks: its text appended, or its `replace` written as the difference it makes. */
-  *delta(event: DeltaEvent): Generator<ConvoChunk> {
-    if (this.#inStep) {
-      yield* event.replace ? this.settle(event.text) : this.#append(event.text);
-      return;
-    }
+  /**
+   * A `delta` event as chunks: its text appended, or its `replace` written as the difference it makes.
+   * Arrays, not generators: this runs for nearly every event, and nested generators cost more than the rest.
+   */
+  delta(event: DeltaEvent): ConvoChunk[] {
+    if (this.#inStep) return event.replace ? this.settle(event.text) : this.#append(event.text, []);
     this.#inStep = true;
-    yield* this.settle(event.snapshot);
+    return this.settle(event.snapshot);
   }
 
   /**
@@ -38,38 +38,38 @@ export class TextWriter {
    * extends what is shown, else a `data-convo-replace` part then a new text part with the whole of it.
    * Each comparison first checks the lengths, so it never reads more of the shown text than `text` has.
    */
-  *settle(text: string): Generator<ConvoChunk> {
+  settle(text: string): ConvoChunk[] {
     const shown = this.#shown;
-    if (text.length === shown.length && text === shown) return;
-    if (text.length > shown.length && text.startsWith(shown)) {
-      yield* this.#append(text.slice(shown.length));
-      return;
-    }
-    yield* this.close();
-    yield { type: 'data-convo-replace', data: { discardedChars: shown.length } };
+    if (text.length === shown.length && text === shown) return [];
+    if (text.length > shown.length && text.startsWith(shown))
+      return this.#append(text.slice(shown.length), []);
+    const out = this.close();
+    out.push({ type: 'data-convo-replace', data: { discardedChars: shown.length } });
     this.#shown = text;
-    yield* this.#write(text);
+    return this.#write(text, out);
   }
 
   /** Ends the open text part, if any. */
-  *close(): Generator<ConvoChunk> {
-    if (this.#textId !== undefined) yield { type: 'text-end', id: this.#textId };
+  close(): ConvoChunk[] {
+    const id = this.#textId;
     this.#textId = undefined;
+    return id === undefined ? [] : [{ type: 'text-end', id }];
   }
 
-  /** Appends `text` (nothing for an empty one). */
-  *#append(text: string): Generator<ConvoChunk> {
-    if (text === '') return;
+  /** Appends `text` (nothing for an empty one) to `out`. */
+  #append(text: string, out: ConvoChunk[]): ConvoChunk[] {
+    if (text === '') return out;
     this.#shown += text;
-    yield* this.#write(text);
+    return this.#write(text, out);
   }
 
-  /** Writes `delta` into the open text part, opening one first if none is. */
-  *#write(delta: string): Generator<ConvoChunk> {
+  /** Writes `delta` into the open text part, opening one first if none is; returns `out`. */
+  #write(delta: string, out: ConvoChunk[]): ConvoChunk[] {
     if (this.#textId === undefined) {
       this.#textId = this.#ids();
-      yield { type: 'text-start', id: this.#textId };
+      out.push({ type: 'text-start', id: this.#textId });
     }
-    yield { type: 'text-delta', id: this.#textId, delta };
+    out.push({ type: 'text-delta', id: this.#textId, delta });
+    return out;
   }
 }
