@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type SegmentContext, turnChunks } from '../../src/ai/chunks.js';
-import { type ConvoChunk, toUIMessageStream } from '../../src/ai/index.js';
+import { type ConvoChunk, type ConvoUIMessage, messageText, toUIMessageStream } from '../../src/ai/index.js';
 import { Client, type TurnStream, type TurnStreamEvent } from '../../src/index.js';
 import { collect } from '../support/collect.js';
 import { CHAT, finished, sseResponse, sseText, turnEvents } from '../support/sse.js';
@@ -255,5 +255,24 @@ describe('the mapping reads each character of the wire a bounded number of times
     const chunks = await chunksOf(read);
     expect(chars()).toBeLessThanOrEqual(wireChars(events));
     expect(chunks.filter((chunk) => chunk.type === 'data-convo-replace')).toHaveLength(2_000);
+  });
+
+  it('messageText reads each text part once, whatever came before it', () => {
+    let read = 0;
+    const part = (text: string) => ({
+      type: 'text' as const,
+      get text() {
+        read += text.length;
+        return text;
+      },
+    });
+    const parts: ConvoUIMessage['parts'] = [part(MB), ...ones.map(part)];
+    parts.push(
+      { type: 'data-convo-replace', data: { discardedChars: MB.length + ones.length } },
+      part('new'),
+    );
+    const total = MB.length + ones.length + 'new'.length;
+    expect(messageText({ parts })).toBe('new');
+    expect(read).toBeLessThanOrEqual(total);
   });
 });
