@@ -17,8 +17,9 @@ const BENCHES = [
   'resume-fold',
   'mock-load',
   'stream-rss',
+  'ai-mapping',
 ];
-const OWN_SECTION = new Set(['stream-rss']);
+const OWN_SECTION = new Set(['stream-rss', 'ai-mapping']);
 const file = new URL('../BENCHMARKS.md', import.meta.url);
 
 const only = process.argv.slice(2);

@@ -11,6 +11,7 @@ import {
   type TurnStreamEvent,
 } from '../index.js';
 import type { ConvoDataParts, ConvoMetadata, InteractionData } from './parts.js';
+import { TextWriter } from './text.js';
 
 /** A chunk of the UI message stream this mapping writes. */
 export type ConvoChunk = UIMessageChunk<ConvoMetadata, ConvoDataParts>;
@@ -21,7 +22,7 @@ export interface SegmentContext {
   messageId: string;
   chatId: string;
   idempotencyKey: string;
-  /** The text the message already shows (`messageText`): a new snapshot is written as its difference. */
+  /** The text the message already shows (`messageText`): the turn's text is written as its difference. */
   shown: string;
   /** The tool call ids the message already has a part for. */
   tools: ReadonlySet<string>;
@@ -42,43 +43,21 @@ export type SegmentEnd = ToolApproval | 'end' | 'broken';
 
 /**
  * Maps a turn's events to UI message chunks until the turn ends or asks for a tool approval (the AI SDK
- * expects the response to end there; the answer comes with the next request). Text is written as the
- * difference between each snapshot and what the message shows: a snapshot that does not extend it (a
- * failover's `replace`) starts a `data-convo-replace` part and a new text part with the whole snapshot.
- * Never throws: a failure is an `error` chunk.
+ * expects the response to end there; the answer comes with the next request). Text is written by
+ * `TextWriter` as the difference it makes to what the message shows: a text that does not extend it (a
+ * failover's `replace`) starts a `data-convo-replace` part and a new text part with the whole text; the
+ * terminal event's content is the authority. Never throws: a failure is an `error` chunk.
  */
 export async function* turnChunks(
   events: AsyncIterator<TurnStreamEvent>,
   context: SegmentContext,
 ): AsyncGenerator<ConvoChunk, SegmentEnd> {
-  const ids = partIds(context.messageId);
+  const text = new TextWriter(context.shown, partIds(context.messageId));
   const tools = new Set(context.tools);
   /** Approved tools still without an output: given one when the turn ends, so no approval stays open. */
   const approved = new Set<string>();
-  let shown = context.shown;
-  let textId: string | undefined;
   let waiting: InteractionData | undefined;
   let skipping = context.after !== undefined;
-
-  function* closeText(): Generator<ConvoChunk> {
-    if (textId !== undefined) yield { type: 'text-end', id: textId };
-    textId = undefined;
-  }
-  function* text(snapshot: string): Generator<ConvoChunk> {
-    if (snapshot === shown) return;
-    let delta = snapshot.slice(shown.length);
-    if (!snapshot.startsWith(shown)) {
-      yield* closeText();
-      yield { type: 'data-convo-replace', data: { discardedChars: shown.length } };
-      delta = snapshot;
-    }
-    if (textId === undefined) {
-      textId = ids();
-      yield { type: 'text-start', id: textId };
-    }
-    yield { type: 'text-delta', id: textId, delta };
-    shown = snapshot;
-  }
 
   yield {
     type: 'start',
@@ -115,14 +94,14 @@ export async function* turnChunks(
           yield { type: 'message-metadata', messageMetadata: { convo: { turnId: event.message_id } } };
           break;
         case 'delta':
-          yield* text(event.snapshot);
+          for (const chunk of text.delta(event)) yield chunk;
           break;
         case 'step':
           for (const step of event.steps) yield* stepChunks(step, tools, approved);
           break;
         case 'action_required': {
           const interaction = event.interaction;
-          yield* closeText();
+          yield* text.close();
           if (interaction.kind === 'tool_approval') {
             yield* approvalChunks(interaction, tools);
             yield { type: 'finish', finishReason: 'tool-calls' };
@@ -134,8 +113,8 @@ export async function* turnChunks(
         }
         case 'completed':
         case 'cancelled':
-          yield* text(event.turn.content);
-          yield* closeText();
+          yield* text.settle(event.turn.content);
+          yield* text.close();
           yield* settle(approved, event.turn);
           yield {
             type: 'finish',
@@ -146,13 +125,13 @@ export async function* turnChunks(
           };
           return 'end';
         case 'error':
-          yield* closeText();
+          yield* text.close();
           yield* failed(event.error);
           return 'end';
       }
     }
   } catch (error) {
-    yield* closeText();
+    yield* text.close();
     yield* failed(
       error instanceof ApiError
         ? { code: error.code, message: error.message, retryable: retryable(error) }
@@ -160,7 +139,7 @@ export async function* turnChunks(
     );
     return 'broken';
   }
-  yield* closeText();
+  yield* text.close();
   yield { type: 'finish' };
   return 'broken';
 }

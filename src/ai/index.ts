@@ -17,6 +17,7 @@ export {
   messageText,
   type TurnFields,
 } from './parts.js';
+export { MAX_PAUSED_READS } from './paused.js';
 export { type StopMode, toUIMessageStream, type UIStreamOptions } from './readable.js';
 export { MAX_RECORDS, type TurnRecord, type TurnRecordStore } from './records.js';
 export { ConvoChatTransport, type ConvoChatTransportOptions } from './transport.js';

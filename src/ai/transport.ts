@@ -9,6 +9,7 @@ import {
   messageText,
   type TurnFields,
 } from './parts.js';
+import { MAX_PAUSED_READS, PausedReads } from './paused.js';
 import { type LiveTurn, liveTurn, type StopMode, segmentStream } from './readable.js';
 import { boundedRecords, type TurnRecordStore } from './records.js';
 import { checkMessages, invalid } from './validate.js';
@@ -29,13 +30,12 @@ export interface ConvoChatTransportOptions {
    * A turn that ended with its whole message delivered is forgotten at once.
    */
   records?: TurnRecordStore | undefined;
-}
-
-/** A turn read up to a tool approval, kept for the answer. */
-interface Paused {
-  turn: LiveTurn;
-  approval: ToolApproval;
-  timer: ReturnType<typeof setTimeout>;
+  /**
+   * How many reads paused at a tool approval are held open at once, each until its approval's deadline
+   * (default `MAX_PAUSED_READS`, 100; an integer from 0): holding one more releases the least recently
+   * held. A released read's turn waits on the service, and its answer reads it again by its key.
+   */
+  maxPausedReads?: number | undefined;
 }
 
 /** The fields of a request's `body` that go into the turn. */
@@ -58,13 +58,15 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
   readonly #records: TurnRecordStore;
   /**
    * Turns waiting for a tool approval, by chat, still being read: the answer continues the same read, so
-   * the rest of the turn streams live. Dropped at the approval's deadline or when the chat sends another turn.
+   * the rest of the turn streams live. Released at the approval's deadline, when the chat sends another
+   * turn, or beyond `maxPausedReads`.
    */
-  readonly #paused = new Map<string, Paused>();
+  readonly #paused: PausedReads;
 
   /**
    * A transport over `options.client`. One transport may serve every chat (and every user of a server
-   * route): it keeps only a bounded record of each chat's last turn.
+   * route): it keeps only a bounded record of each chat's last turn, and at most `maxPausedReads` reads
+   * held open.
    */
   constructor(options: ConvoChatTransportOptions) {
     this.#client = options.client;
@@ -72,6 +74,9 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
     this.#stop = options.stop ?? 'cancel';
     this.#stream = options.stream;
     this.#records = options.records ?? boundedRecords();
+    const max = options.maxPausedReads ?? MAX_PAUSED_READS;
+    if (!Number.isInteger(max) || max < 0) throw invalid('maxPausedReads', 'must be an integer from 0');
+    this.#paused = new PausedReads(max);
   }
 
   /**
@@ -96,7 +101,7 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
     if (last.role !== 'user')
       throw invalid('messages', "the last message must be the user's, or answer tool approvals");
     const body = { ...this.#fields(options.body), content: promptText(last) };
-    this.#drop(chatId);
+    this.#paused.release(chatId);
     const stream = this.#client.turns.stream(chatId, body, { ...this.#stream });
     const record = {
       messageId: `convo-${stream.idempotencyKey}`,
@@ -114,7 +119,7 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
   ): Promise<ReadableStream<UIMessageChunk> | null> {
     const record = this.#records.get(options.chatId);
     if (!record) return null;
-    this.#drop(options.chatId);
+    this.#paused.release(options.chatId);
     const stream = this.#client.turns.stream(options.chatId, record.body, {
       ...this.#stream,
       idempotencyKey: record.idempotencyKey,
@@ -148,10 +153,7 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
     const prompt = messages.findLast((message) => message.role === 'user');
     if (typeof idempotencyKey !== 'string' || !prompt)
       throw invalid('messages', 'the assistant message carries no turn key (metadata.convo.idempotencyKey)');
-    const paused = this.#paused.get(chatId);
-    const live = paused?.turn.stream.idempotencyKey === idempotencyKey ? paused : undefined;
-    this.#paused.delete(chatId);
-    if (live) clearTimeout(live.timer);
+    const live = this.#paused.take(chatId, idempotencyKey);
     try {
       for (const [action_id, tools] of decisions) {
         if (live?.approval.action_id === action_id)
@@ -195,37 +197,20 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
     return this.#segment(liveTurn(stream), { ...context, after }, abortSignal);
   }
 
-  /** A segment of `turn` whose pause at a tool approval is kept for the answer, until its deadline. */
+  /** A segment of `turn` whose pause at a tool approval is held for the answer (see `PausedReads`). */
   #segment(
     turn: LiveTurn,
     context: SegmentContext,
     signal: AbortSignal | undefined,
   ): ReadableStream<UIMessageChunk> {
     const { chatId } = context;
-    const paused = (approval: ToolApproval) => {
-      this.#drop(chatId);
-      const timer = setTimeout(() => {
-        if (this.#paused.get(chatId)?.turn === turn) this.#drop(chatId);
-      }, approval.expiresAt - Date.now());
-      // A pending approval does not keep a Node process alive.
-      (timer as { unref?: () => void }).unref?.();
-      this.#paused.set(chatId, { turn, approval, timer });
-    };
+    const paused = (approval: ToolApproval) => this.#paused.hold(chatId, turn, approval);
     // The turn ended and its whole message was delivered: nothing will read it again.
     const ended = () => {
       if (this.#records.get(chatId)?.idempotencyKey === context.idempotencyKey)
         this.#records.delete?.(chatId);
     };
     return segmentStream(turn, context, this.#stop, signal, paused, ended) as ReadableStream<UIMessageChunk>;
-  }
-
-  /** Stops reading the chat's paused turn, if any (the turn itself waits on the service until its deadline). */
-  #drop(chatId: string): void {
-    const paused = this.#paused.get(chatId);
-    if (!paused) return;
-    this.#paused.delete(chatId);
-    clearTimeout(paused.timer);
-    paused.turn.stream.abort();
   }
 
   /** The turn's fields: the transport's, then those of the request's `body`. */
