@@ -14,6 +14,7 @@ export class ConvoError extends Error {
 
   /** An instance of this class from any copy of the SDK: its ESM and CommonJS builds, each entry (`brand.ts`). */
   static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass on the right of `instanceof`.
     return isInstance(this, value);
   }
 }
