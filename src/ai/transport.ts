@@ -11,7 +11,7 @@ import {
 } from './parts.js';
 import { type LiveTurn, liveTurn, type StopMode, segmentStream } from './readable.js';
 import { boundedRecords, type TurnRecordStore } from './records.js';
-import { checkMessages, invalid } from './validate.js';
+import { checkChatId, checkMessages, invalid } from './validate.js';
 
 /** Options of `ConvoChatTransport`. */
 export interface ConvoChatTransportOptions {
@@ -89,6 +89,7 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
     } & ChatRequestOptions,
   ): Promise<ReadableStream<UIMessageChunk>> {
     const { chatId, messages, abortSignal } = options;
+    checkChatId(chatId);
     checkMessages(messages);
     const last = messages[messages.length - 1] as ConvoUIMessage;
     const decisions = approvalDecisions(last);
