@@ -1,7 +1,11 @@
 import { Chat as Chat7 } from '@ai-sdk/react';
 import { Chat as Chat6 } from '@ai-sdk/react-v3';
 import { lastAssistantMessageIsCompleteWithApprovalResponses as approved7 } from 'ai';
-import { lastAssistantMessageIsCompleteWithApprovalResponses as approved6 } from 'ai-v6';
+import {
+  lastAssistantMessageIsCompleteWithApprovalResponses as approved6,
+  type ChatInit as ChatInit6,
+  type UIMessage as UIMessage6,
+} from 'ai-v6';
 import { describe, expect, it } from 'vitest';
 import { ConvoChatTransport, type ConvoUIMessage, messageText } from '../../src/ai/index.js';
 import { ValidationError } from '../../src/index.js';
@@ -38,7 +42,10 @@ const MAJORS: [string, (init: ChatInit) => HeadlessChat][] = [
   [
     'ai 6 (@ai-sdk/react 3)',
     (init) =>
-      new Chat6<ConvoUIMessage>({ ...init, sendAutomaticallyWhen: approved6 }) as unknown as HeadlessChat,
+      new Chat6({
+        ...(init as unknown as ChatInit6<UIMessage6>),
+        sendAutomaticallyWhen: approved6,
+      }) as unknown as HeadlessChat,
   ],
 ];
 

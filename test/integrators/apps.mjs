@@ -1,8 +1,9 @@
 // The integrator apps of the matrix (run.mjs): what each installs next to the packed tarball, how its
 // folder is laid out, and its rows. A row's `test(dir)` resolves a one-line summary or throws why it failed.
 // Together the apps cover every runner (Jest 29 and 30 under CommonJS and ESM, vitest, node --test), every
-// msw the peer range claims (2.0.0, the newest 2.x, 3), TypeScript 5.9, 6.0 and 7 under each resolution
-// they support, and a Vite build in Chromium, with as few installs as that takes.
+// msw the peer range claims (2.0.0, the newest 2.x, 3), every AI SDK major it claims (7 in the repository's
+// own tests, 6 here), TypeScript 5.9, 6.0 and 7 under each resolution they support, an app that both imports
+// and requires the package, and a Vite build in Chromium, with as few installs as that takes.
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -153,6 +154,45 @@ function typescriptApp(version, resolutions, { ignoreDeprecations } = {}) {
   };
 }
 
+/** An app on AI SDK 6: the peer range takes it (no ERESOLVE, no --legacy-peer-deps), its types and a Chat turn. */
+const ai6App = {
+  name: 'ai6',
+  packages: ['ai@6', '@ai-sdk/react@3', 'react@19', 'typescript@5.9', '@types/node@24'],
+  setup(dir) {
+    copy('ai6.mts', dir);
+    const compilerOptions = {
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      target: 'es2022',
+      lib: ['es2022', 'dom'],
+      types: ['node'],
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+    };
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      `${JSON.stringify({ compilerOptions, files: ['ai6.mts'] }, null, 2)}\n`,
+    );
+  },
+  rows: [
+    {
+      name: 'ai 6 types',
+      test: async (dir) => {
+        await node(dir, [join(dir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']);
+        return `ai ${installed(dir, 'ai')}, @ai-sdk/react ${installed(dir, '@ai-sdk/react')}: ConvoChatTransport is 6's ChatTransport (TypeScript ${installed(dir, 'typescript')}, nodenext, strict)`;
+      },
+    },
+    {
+      name: 'ai 6 headless Chat',
+      test: async (dir) => {
+        const output = await node(dir, ['ai6.mts']);
+        return `ai ${installed(dir, 'ai')}: ${output.trim().split('\n').at(-1)}`;
+      },
+    },
+  ],
+};
+
 /**
  * Every app, in the order its rows run: the smallest installs first, so that their rows run while the Jest
  * installs (the largest) finish.
@@ -175,6 +215,20 @@ export const apps = [
       },
     ],
   },
+  {
+    name: 'mixed',
+    packages: [],
+    setup(dir) {
+      copy('identity.mjs', dir);
+    },
+    rows: [
+      {
+        name: 'mixed ESM/CJS identity',
+        test: async (dir) => `Node ${process.versions.node}: ${(await node(dir, ['identity.mjs'])).trim()}`,
+      },
+    ],
+  },
+  ai6App,
   {
     name: 'vitest',
     packages: ['vitest@5', 'msw@2'],

@@ -9,7 +9,7 @@ async function copyOfErrors(): Promise<typeof Errors> {
 
 /** Every error class the module exports, by name. */
 function classes(errors: typeof Errors): [string, abstract new (...args: never) => Error][] {
-  return Object.entries(errors).filter(
+  return Object.entries(errors as Record<string, unknown>).filter(
     (entry): entry is [string, abstract new (...args: never) => Error] =>
       typeof entry[1] === 'function' && entry[1].prototype instanceof Error,
   );
