@@ -49,9 +49,9 @@ async function node(dir, args) {
 }
 
 /** Checks that all the tests ran and passed, from the count the runner printed. */
-function passedAll(output, pattern) {
+function passedAll(output, pattern, tests = TESTS) {
   const count = Number(pattern.exec(output)?.[1] ?? 0);
-  if (count !== TESTS) throw new Error(`${count} of ${TESTS} tests passed\n${tail(output, 40)}`);
+  if (count !== tests) throw new Error(`${count} of ${tests} tests passed\n${tail(output, 40)}`);
   return `${count} tests passed`;
 }
 
@@ -64,6 +64,8 @@ function jestApp(major) {
     passedAll(
       await node(dir, [...flags, 'node_modules/jest/bin/jest.js', '--config', config]),
       /Tests:\s+(\d+) passed/,
+      // integrator.spec.ts's, and the identity test of the module system the config runs.
+      TESTS + 1,
     );
   // Jest 29 proves the floor of the msw peer range; Jest 30 the newest msw its CommonJS runtime loads.
   const msw = major === 29 ? '2.0.0' : MSW_CJS;
@@ -79,11 +81,14 @@ function jestApp(major) {
       for (const file of ['jest.config.js', 'tsconfig.json', 'jest.esm.config.js', 'tsconfig.esm.json']) {
         copy(join('jest', file), dir, file);
       }
-      // The test imports its globals from vitest; Jest's are in @jest/globals.
-      const test = readFileSync(join(APPS, 'integrator.spec.ts'), 'utf8');
-      const jestTest = test.replace("from 'vitest';", "from '@jest/globals';");
-      if (jestTest === test) throw new Error("integrator.spec.ts does not import from 'vitest'");
-      writeFileSync(join(dir, 'integrator.spec.ts'), jestTest);
+      // The tests import their globals from vitest; Jest's are in @jest/globals. The identity tests are one
+      // per module system (each config runs its own).
+      for (const file of ['integrator.spec.ts', 'jest/identity.cjs.spec.ts', 'jest/identity.esm.spec.ts']) {
+        const test = readFileSync(join(APPS, file), 'utf8');
+        const jestTest = test.replace("from 'vitest';", "from '@jest/globals';");
+        if (jestTest === test) throw new Error(`${file} does not import from 'vitest'`);
+        writeFileSync(join(dir, file.replace('jest/', '')), jestTest);
+      }
     },
     rows: [
       {
