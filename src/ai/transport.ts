@@ -12,7 +12,7 @@ import {
 import { MAX_PAUSED_READS, PausedReads } from './paused.js';
 import { type LiveTurn, liveTurn, type StopMode, segmentStream } from './readable.js';
 import { boundedRecords, type TurnRecordStore } from './records.js';
-import { checkMessages, invalid } from './validate.js';
+import { checkChatId, checkMessages, invalid } from './validate.js';
 
 /** Options of `ConvoChatTransport`. */
 export interface ConvoChatTransportOptions {
@@ -94,6 +94,7 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
     } & ChatRequestOptions,
   ): Promise<ReadableStream<UIMessageChunk>> {
     const { chatId, messages, abortSignal } = options;
+    checkChatId(chatId);
     checkMessages(messages);
     const last = messages[messages.length - 1] as ConvoUIMessage;
     const decisions = approvalDecisions(last);

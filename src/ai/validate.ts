@@ -37,6 +37,21 @@ function checkPart(part: unknown, at: string): void {
   }
 }
 
+/** A UUID, the shape of the service's chat ids (4.2). */
+const CHAT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Checks the chat id the AI SDK gives (`useChat`'s `id`, its own random id when none is passed): it must
+ * be the service's chat id, and the error says where to get one.
+ */
+export function checkChatId(chatId: string): void {
+  if (!CHAT_ID.test(chatId))
+    throw invalid(
+      'chat_id',
+      "must be a UUID: useChat's id is the service's chat id: create a chat with client.chats.create() and pass useChat({ id: chat.id, transport })",
+    );
+}
+
 /** A `ValidationError` of one field. */
 export function invalid(field: string, message: string): ValidationError {
   return new ValidationError([{ field, message }]);

@@ -1,5 +1,6 @@
 import type { ErrorData, KnownCode, MessageCode } from '../contract/codes.js';
 import type { ErrorDetails } from '../contract/envelope.js';
+import { isInstance } from './brand.js';
 
 /** Base class of every error the SDK throws. */
 export class ConvoError extends Error {
@@ -10,6 +11,12 @@ export class ConvoError extends Error {
   chatId?: string | undefined;
   /** The turn's id (`message_id`), when the turn call that failed had started it. */
   messageId?: number | undefined;
+
+  /** An instance of this class from any copy of the SDK: its ESM and CommonJS builds, each entry (`brand.ts`). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass on the right of `instanceof`.
+    return isInstance(this, value);
+  }
 }
 
 /** Fields of an `ApiError`. */

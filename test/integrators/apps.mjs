@@ -1,8 +1,9 @@
 // The integrator apps of the matrix (run.mjs): what each installs next to the packed tarball, how its
 // folder is laid out, and its rows. A row's `test(dir)` resolves a one-line summary or throws why it failed.
 // Together the apps cover every runner (Jest 29 and 30 under CommonJS and ESM, vitest, node --test), every
-// msw the peer range claims (2.0.0, the newest 2.x, 3), TypeScript 5.9, 6.0 and 7 under each resolution
-// they support, and a Vite build in Chromium, with as few installs as that takes.
+// msw the peer range claims (2.0.0, the newest 2.x, 3), every AI SDK major it claims (7 in the repository's
+// own tests, 6 here), TypeScript 5.9, 6.0 and 7 under each resolution they support, an app that both imports
+// and requires the package, and a Vite build in Chromium, with as few installs as that takes.
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -48,9 +49,9 @@ async function node(dir, args) {
 }
 
 /** Checks that all the tests ran and passed, from the count the runner printed. */
-function passedAll(output, pattern) {
+function passedAll(output, pattern, tests = TESTS) {
   const count = Number(pattern.exec(output)?.[1] ?? 0);
-  if (count !== TESTS) throw new Error(`${count} of ${TESTS} tests passed\n${tail(output, 40)}`);
+  if (count !== tests) throw new Error(`${count} of ${tests} tests passed\n${tail(output, 40)}`);
   return `${count} tests passed`;
 }
 
@@ -63,6 +64,8 @@ function jestApp(major) {
     passedAll(
       await node(dir, [...flags, 'node_modules/jest/bin/jest.js', '--config', config]),
       /Tests:\s+(\d+) passed/,
+      // integrator.spec.ts's, and the identity test of the module system the config runs.
+      TESTS + 1,
     );
   // Jest 29 proves the floor of the msw peer range; Jest 30 the newest msw its CommonJS runtime loads.
   const msw = major === 29 ? '2.0.0' : MSW_CJS;
@@ -78,11 +81,14 @@ function jestApp(major) {
       for (const file of ['jest.config.js', 'tsconfig.json', 'jest.esm.config.js', 'tsconfig.esm.json']) {
         copy(join('jest', file), dir, file);
       }
-      // The test imports its globals from vitest; Jest's are in @jest/globals.
-      const test = readFileSync(join(APPS, 'integrator.spec.ts'), 'utf8');
-      const jestTest = test.replace("from 'vitest';", "from '@jest/globals';");
-      if (jestTest === test) throw new Error("integrator.spec.ts does not import from 'vitest'");
-      writeFileSync(join(dir, 'integrator.spec.ts'), jestTest);
+      // The tests import their globals from vitest; Jest's are in @jest/globals. The identity tests are one
+      // per module system (each config runs its own).
+      for (const file of ['integrator.spec.ts', 'jest/identity.cjs.spec.ts', 'jest/identity.esm.spec.ts']) {
+        const test = readFileSync(join(APPS, file), 'utf8');
+        const jestTest = test.replace("from 'vitest';", "from '@jest/globals';");
+        if (jestTest === test) throw new Error(`${file} does not import from 'vitest'`);
+        writeFileSync(join(dir, file.replace('jest/', '')), jestTest);
+      }
     },
     rows: [
       {
@@ -153,6 +159,45 @@ function typescriptApp(version, resolutions, { ignoreDeprecations } = {}) {
   };
 }
 
+/** An app on AI SDK 6: the peer range takes it (no ERESOLVE, no --legacy-peer-deps), its types and a Chat turn. */
+const ai6App = {
+  name: 'ai6',
+  packages: ['ai@6', '@ai-sdk/react@3', 'react@19', 'typescript@5.9', '@types/node@24'],
+  setup(dir) {
+    copy('ai6.mts', dir);
+    const compilerOptions = {
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      target: 'es2022',
+      lib: ['es2022', 'dom'],
+      types: ['node'],
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+    };
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      `${JSON.stringify({ compilerOptions, files: ['ai6.mts'] }, null, 2)}\n`,
+    );
+  },
+  rows: [
+    {
+      name: 'ai 6 types',
+      test: async (dir) => {
+        await node(dir, [join(dir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']);
+        return `ai ${installed(dir, 'ai')}, @ai-sdk/react ${installed(dir, '@ai-sdk/react')}: ConvoChatTransport is 6's ChatTransport (TypeScript ${installed(dir, 'typescript')}, nodenext, strict)`;
+      },
+    },
+    {
+      name: 'ai 6 headless Chat',
+      test: async (dir) => {
+        const output = await node(dir, ['ai6.mts']);
+        return `ai ${installed(dir, 'ai')}: ${output.trim().split('\n').at(-1)}`;
+      },
+    },
+  ],
+};
+
 /**
  * Every app, in the order its rows run: the smallest installs first, so that their rows run while the Jest
  * installs (the largest) finish.
@@ -175,6 +220,20 @@ export const apps = [
       },
     ],
   },
+  {
+    name: 'mixed',
+    packages: [],
+    setup(dir) {
+      copy('identity.mjs', dir);
+    },
+    rows: [
+      {
+        name: 'mixed ESM/CJS identity',
+        test: async (dir) => `Node ${process.versions.node}: ${(await node(dir, ['identity.mjs'])).trim()}`,
+      },
+    ],
+  },
+  ai6App,
   {
     name: 'vitest',
     packages: ['vitest@5', 'msw@2'],
