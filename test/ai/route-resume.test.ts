@@ -40,7 +40,7 @@ describe('createChatRoute: a reload leaves the turn running', () => {
     expect(message.metadata?.convo?.status).toBe('completed');
     expect(messageText(message)).toBe(turns()[0]?.content);
     expect(turns()).toHaveLength(1);
-    expect(after.sent).toEqual(['GET /api/chat/' + id + '/stream']);
+    expect(after.sent).toEqual([`GET /api/chat/${id}/stream`]);
   });
 
   it('4.4 once the whole answer was read, a resume finds nothing (204) and sends nothing to the service', async () => {
