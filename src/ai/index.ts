@@ -25,7 +25,12 @@ export {
   createChatRoute,
   type RouteRecordStore,
 } from './route.js';
-export { MAX_ROUTE_BODY_BYTES, MAX_ROUTE_STREAM_BYTES, MAX_ROUTE_STREAM_MS } from './route-limits.js';
+export {
+  MAX_ROUTE_BODY_BYTES,
+  MAX_ROUTE_STREAM_BYTES,
+  MAX_ROUTE_STREAM_MS,
+  MAX_STOP_WAIT_MS,
+} from './route-limits.js';
 export { MAX_LIVE_STREAMS, memoryStreams, RouteCapacityError, type RouteStreams } from './route-streams.js';
 export { ConvoRouteTransport } from './route-transport.js';
 export { ConvoChatTransport, type ConvoChatTransportOptions } from './transport.js';

@@ -7,6 +7,9 @@ export const MAX_ROUTE_STREAM_BYTES = 16 * 1024 * 1024;
 /** How long a route reads one answer at most by default: past the service's 30 minutes a turn. */
 export const MAX_ROUTE_STREAM_MS = 31 * 60 * 1000;
 
+/** How long a stop waits at most for the cancelled turn's answer to end before it answers. */
+export const MAX_STOP_WAIT_MS = 10_000;
+
 const tooLarge = (limit: number) =>
   new ValidationError([{ field: 'body', message: `exceeds ${limit} bytes`, limit }]);
 

@@ -16,6 +16,9 @@ type ReconnectOptions = Parameters<ChatTransport<ConvoUIMessage>['reconnectToStr
  * sees only a closed request, and the turn runs on for `useChat({ resume: true })`.
  */
 export class ConvoRouteTransport extends DefaultChatTransport<ConvoUIMessage> {
+  /** Stops on their way, by chat: the next send waits for its chat's, so that it finds the turn cancelled. */
+  readonly #stops = new Map<string, Promise<void>>();
+
   /** A transport posting to `options.api` (default `/api/chat`), with the options of `DefaultChatTransport`. */
   constructor(options: HttpChatTransportInitOptions<ConvoUIMessage> = {}) {
     super(options);
@@ -23,6 +26,7 @@ export class ConvoRouteTransport extends DefaultChatTransport<ConvoUIMessage> {
 
   /** Posts the messages; the chat's `stop()` (its `abortSignal`) then sends the stop. */
   override async sendMessages(options: SendOptions): Promise<ReadableStream<UIMessageChunk>> {
+    await this.#stops.get(options.chatId);
     return this.#stopping(options.chatId, options.abortSignal, () => super.sendMessages(options));
   }
 
@@ -40,7 +44,13 @@ export class ConvoRouteTransport extends DefaultChatTransport<ConvoUIMessage> {
     read: () => Promise<T>,
   ): Promise<T> {
     if (!signal) return read();
-    const stop = () => void this.#stop(chatId).catch(() => {});
+    const stop = () => {
+      const sent = this.#stop(chatId).catch(() => {});
+      this.#stops.set(chatId, sent);
+      void sent.then(() => {
+        if (this.#stops.get(chatId) === sent) this.#stops.delete(chatId);
+      });
+    };
     signal.addEventListener('abort', stop, { once: true });
     try {
       const stream = await read();

@@ -7,6 +7,7 @@ import {
   MAX_ROUTE_BODY_BYTES,
   MAX_ROUTE_STREAM_BYTES,
   MAX_ROUTE_STREAM_MS,
+  MAX_STOP_WAIT_MS,
   readJson,
 } from './route-limits.js';
 import { memoryStreams, RouteCapacityError, type RouteStreams } from './route-streams.js';
@@ -135,8 +136,13 @@ export function createChatRoute(options: ChatRouteOptions): ChatRoute {
 
   const stop = async (request: Request, chatId: string) => {
     if (!(await allowed(request, chatId))) return notFound();
+    const record = await records.get(chatId);
     const { cancelled } = await client.turns.cancel(chatId);
     await records.delete?.(chatId);
+    // A 200 means the cancel was delivered (4.6), not that the turn ended: answer once its held answer
+    // ends with it, so that the page's next send finds the chat free rather than 409 `api_v1_chat_busy`.
+    const held = record && (await streams.resumeExistingStream(streamIdOf(chatId, record)));
+    if (held) await drained(held, MAX_STOP_WAIT_MS);
     return Response.json({ cancelled });
   };
 
@@ -154,6 +160,21 @@ export function createChatRoute(options: ChatRouteOptions): ChatRoute {
     }
   };
   return { handle, GET: handle, POST: handle };
+}
+
+/** Reads `stream` to its end, for at most `ms`. */
+async function drained(stream: ReadableStream<string>, ms: number): Promise<void> {
+  const reader = stream.getReader();
+  const timer = setTimeout(() => void reader.cancel().catch(() => {}), ms);
+  // The wait's timer does not keep a Node process alive.
+  (timer as { unref?: () => void }).unref?.();
+  try {
+    while (!(await reader.read()).done);
+  } catch {
+    // The answer failed: it is over all the same.
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The id an answer is held under: one per turn of a chat. */

@@ -71,6 +71,53 @@ describe('createChatRoute: a reload leaves the turn running', () => {
     expect(turns().map((turn) => turn.status)).toEqual(['cancelled', 'completed']);
   });
 
+  it('4.6 stop() after the answer ended sends no stop', async () => {
+    const { gate, client, id } = await setup();
+    const route = createChatRoute({ client });
+    const { chat, sent } = page(id, route.handle);
+    gate.release(100);
+    await chat.sendMessage({ text: 'hello' });
+    await chat.stop();
+    expect(sent).toEqual(['POST /api/chat']);
+  });
+
+  it('4.6 the route answers a stop once the turn has ended on the service, not when the cancel was delivered', async () => {
+    const { client, id, turns } = await setup();
+    const route = createChatRoute({ client });
+    const { chat, last } = page(id, route.handle);
+    void chat.sendMessage({ text: '[[mock:hang]] wait' }).catch(() => {});
+    await until(() => turns()[0]?.status === 'pending' && last()?.role === 'assistant', 'the turn started');
+    const answer = await route.handle(new Request(`http://app.test/api/chat/${id}/stop`, { method: 'POST' }));
+    expect(await answer.json()).toEqual({ cancelled: true });
+    expect(turns()[0]?.status).toBe('cancelled');
+  });
+
+  it('4.6 a send right after stop() waits until the stop was answered', async () => {
+    const { gate, client, id, turns } = await setup();
+    const route = createChatRoute({ client });
+    let answerStop: (() => void) | undefined;
+    const held = new Promise<void>((resolve) => {
+      answerStop = resolve;
+    });
+    const { chat, sent, last } = page(id, async (request) => {
+      const response = route.handle(request);
+      if (request.url.endsWith('/stop')) await held;
+      return response;
+    });
+    gate.release(100);
+    void chat.sendMessage({ text: '[[mock:hang]] wait' }).catch(() => {});
+    await until(() => turns()[0]?.status === 'pending' && last()?.role === 'assistant', 'the turn started');
+    await chat.stop();
+    const next = chat.sendMessage({ text: 'again' });
+    await until(() => sent.length === 2, 'the stop sent');
+    for (let turn = 0; turn < 50; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(sent).toEqual(['POST /api/chat', `POST /api/chat/${id}/stop`]);
+    answerStop?.();
+    await next;
+    expect(chat.error).toBeUndefined();
+    expect(turns().map((turn) => turn.status)).toEqual(['cancelled', 'completed']);
+  });
+
   it('4.4 another process with the same records and no shared streams: the resume reads the turn by its key', async () => {
     const { gate, client, id, turns } = await setup();
     const shared = new Map<string, Parameters<RouteRecordStore['set']>[1]>();
