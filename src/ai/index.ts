@@ -1,8 +1,7 @@
 /**
  * `convo-sdk/ai`: chat UIs on the AI SDK (`ai`). `ConvoChatTransport` lets `useChat` (and the `Chat` of
  * every binding) drive the service; `toUIMessageStream` answers `useChat`'s default transport from a
- * server route; `createChatRoute` with `ConvoRouteTransport` is a server route that survives a reload;
- * `messageText` gives what to show of a message.
+ * server route; `messageText` gives what to show of a message.
  *
  * @module
  */

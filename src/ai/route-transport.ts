@@ -1,6 +1,10 @@
-import type { ChatTransport, DefaultChatTransport, HttpChatTransportInitOptions, UIMessageChunk } from 'ai';
+import {
+  type ChatTransport,
+  DefaultChatTransport,
+  type HttpChatTransportInitOptions,
+  type UIMessageChunk,
+} from 'ai';
 import type { ConvoUIMessage } from './parts.js';
-import { aiSdk } from './route-sdk.js';
 
 type SendOptions = Parameters<ChatTransport<ConvoUIMessage>['sendMessages']>[0];
 type ReconnectOptions = Parameters<ChatTransport<ConvoUIMessage>['reconnectToStream']>[0];
@@ -11,36 +15,26 @@ type ReconnectOptions = Parameters<ChatTransport<ConvoUIMessage>['reconnectToStr
  * `POST {api}/{chatId}/stop`, which cancels the turn. A reload aborts nothing in JavaScript: the route
  * sees only a closed request, and the turn runs on for `useChat({ resume: true })`.
  */
-export class ConvoRouteTransport implements ChatTransport<ConvoUIMessage> {
-  /** A resume reads the answer again from its start: the AI SDK rebuilds the message. */
-  readonly resumeStreamIsReplay = true;
-  readonly #options: HttpChatTransportInitOptions<ConvoUIMessage>;
-  #http: Promise<DefaultChatTransport<ConvoUIMessage>> | undefined;
+export class ConvoRouteTransport extends DefaultChatTransport<ConvoUIMessage> {
   /** Stops on their way, by chat: the next send waits for its chat's, so that it finds the turn cancelled. */
   readonly #stops = new Map<string, Promise<void>>();
 
   /** A transport posting to `options.api` (default `/api/chat`), with the options of `DefaultChatTransport`. */
   constructor(options: HttpChatTransportInitOptions<ConvoUIMessage> = {}) {
-    this.#options = options;
+    super(options);
   }
 
   /** Posts the messages; the chat's `stop()` (its `abortSignal`) then sends the stop. */
-  async sendMessages(options: SendOptions): Promise<ReadableStream<UIMessageChunk>> {
+  override async sendMessages(options: SendOptions): Promise<ReadableStream<UIMessageChunk>> {
     await this.#stops.get(options.chatId);
-    const http = await this.#transport();
-    return this.#stopping(options.chatId, options.abortSignal, () => http.sendMessages(options));
+    return this.#stopping(options.chatId, options.abortSignal, () => super.sendMessages(options));
   }
 
   /** Resumes the chat's answer; the chat's `stop()` then sends the stop. */
-  async reconnectToStream(options: ReconnectOptions): Promise<ReadableStream<UIMessageChunk> | null> {
-    const http = await this.#transport();
-    return this.#stopping(options.chatId, options.abortSignal, () => http.reconnectToStream(options));
-  }
-
-  /** The AI SDK's HTTP transport, made at the first request (`ai` is loaded then). */
-  #transport(): Promise<DefaultChatTransport<ConvoUIMessage>> {
-    this.#http ??= aiSdk().then(({ DefaultChatTransport }) => new DefaultChatTransport(this.#options));
-    return this.#http;
+  override async reconnectToStream(
+    options: ReconnectOptions,
+  ): Promise<ReadableStream<UIMessageChunk> | null> {
+    return this.#stopping(options.chatId, options.abortSignal, () => super.reconnectToStream(options));
   }
 
   /** Runs `read`; an abort of `signal` while its answer streams sends the stop (once). */
@@ -75,13 +69,13 @@ export class ConvoRouteTransport implements ChatTransport<ConvoUIMessage> {
 
   /** `POST {api}/{chatId}/stop` with the transport's headers and credentials. */
   async #stop(chatId: string): Promise<void> {
-    const { api = '/api/chat', fetch = globalThis.fetch } = this.#options;
-    const headers = await resolved(this.#options.headers);
-    const credentials = (await resolved(this.#options.credentials)) ?? 'same-origin';
-    await fetch(`${api.replace(/\/+$/, '')}/${encodeURIComponent(chatId)}/stop`, {
+    const headers = await resolved(this.headers);
+    const credentials = await resolved(this.credentials);
+    const url = `${this.api.replace(/\/+$/, '')}/${encodeURIComponent(chatId)}/stop`;
+    await (this.fetch ?? globalThis.fetch)(url, {
       method: 'POST',
       headers: new Headers(headers),
-      credentials,
+      ...(credentials ? { credentials } : {}),
     });
   }
 }

@@ -1,3 +1,4 @@
+import { JsonToSseTransformStream, UI_MESSAGE_STREAM_HEADERS } from 'ai';
 import { ApiError, type Client, ConvoError, ValidationError } from '../index.js';
 import type { TurnFields } from './parts.js';
 import { boundedRecords, type TurnRecord } from './records.js';
@@ -9,7 +10,6 @@ import {
   MAX_STOP_WAIT_MS,
   readJson,
 } from './route-limits.js';
-import { aiSdk } from './route-sdk.js';
 import { memoryStreams, RouteCapacityError, type RouteStreams } from './route-streams.js';
 import { ConvoChatTransport, type ConvoChatTransportOptions } from './transport.js';
 
@@ -97,7 +97,6 @@ export function createChatRoute(options: ChatRouteOptions): ChatRoute {
 
   /** The answer to the page: held for a resume under the turn's key, forgotten once read to the turn's end. */
   const answer = async (chatId: string, record: TurnRecord | undefined, ui: ReadableStream<unknown>) => {
-    const { JsonToSseTransformStream } = await aiSdk();
     const sse = () => boundStream(ui.pipeThrough(new JsonToSseTransformStream()), bounds);
     const held = record ? await streams.createNewResumableStream(streamIdOf(chatId, record), sse) : null;
     return respond(held ?? sse(), () => forget(chatId, record));
@@ -128,7 +127,7 @@ export function createChatRoute(options: ChatRouteOptions): ChatRoute {
     const record = await records.get(chatId);
     if (!record) return new Response(null, { status: 204 });
     const held = await streams.resumeExistingStream(streamIdOf(chatId, record));
-    if (held) return await respond(held, () => forget(chatId, record));
+    if (held) return respond(held, () => forget(chatId, record));
     // Not held here (ended, or sent by another process): the service replays the turn by its key.
     local.set(chatId, record);
     const ui = await transport.reconnectToStream({ chatId });
@@ -194,8 +193,7 @@ function checkSend(body: unknown): SendBody {
 }
 
 /** The UI message stream response; `delivered` runs once it was read to the turn's end. */
-async function respond(sse: ReadableStream<string>, delivered: () => Promise<void>): Promise<Response> {
-  const { UI_MESSAGE_STREAM_HEADERS } = await aiSdk();
+function respond(sse: ReadableStream<string>, delivered: () => Promise<void>): Response {
   let ended = false;
   const watch = new TransformStream<string, string>({
     transform(chunk, controller) {
