@@ -150,9 +150,9 @@ export function createChatRoute(options: ChatRouteOptions): ChatRoute {
     try {
       const [chatId, action] = new URL(request.url).pathname.split('/').filter(Boolean).slice(-2);
       if (request.method === 'GET' && action === 'stream' && chatId)
-        return await resume(request, decodeURIComponent(chatId));
+        return await resume(request, decoded(chatId));
       if (request.method === 'POST' && action === 'stop' && chatId)
-        return await stop(request, decodeURIComponent(chatId));
+        return await stop(request, decoded(chatId));
       if (request.method === 'POST') return await send(request);
       return failure(405, 'MethodNotAllowed', `${request.method} is not answered here`);
     } catch (error) {
@@ -179,6 +179,15 @@ async function drained(stream: ReadableStream<string>, ms: number): Promise<void
 
 /** The id an answer is held under: one per turn of a chat. */
 const streamIdOf = (chatId: string, record: TurnRecord) => `convo:${chatId}:${record.idempotencyKey}`;
+
+/** A chat id from the path (a `ValidationError` naming `chatId` when it is not a URL component). */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new ValidationError([{ field: 'chatId', message: 'is not a valid URL path segment' }]);
+  }
+}
 
 /** What `useChat`'s HTTP transport posts, checked as far as the route reads it. */
 function checkSend(body: unknown): SendBody {

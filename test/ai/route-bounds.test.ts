@@ -84,6 +84,14 @@ describe('createChatRoute: every input bounded, every failure typed', () => {
     expect(mock.store.turns()[0]?.status).toBe('completed');
   });
 
+  it('a chat id that is not a URL path segment answers 400 naming chatId', async () => {
+    const { client } = await setup();
+    const route = createChatRoute({ client });
+    const answer = await route.handle(new Request(`${API}/%E0%A4%A/stream`));
+    expect(answer.status).toBe(400);
+    expect(((await answer.json()) as { error: { field: string } }).error.field).toBe('chatId');
+  });
+
   it('an unknown method answers 405', async () => {
     const { client } = await setup();
     const route = createChatRoute({ client });
