@@ -20,4 +20,18 @@ export {
 export { MAX_PAUSED_READS } from './paused.js';
 export { type StopMode, toUIMessageStream, type UIStreamOptions } from './readable.js';
 export { MAX_RECORDS, type TurnRecord, type TurnRecordStore } from './records.js';
+export {
+  type ChatRoute,
+  type ChatRouteOptions,
+  createChatRoute,
+  type RouteRecordStore,
+} from './route.js';
+export {
+  MAX_ROUTE_BODY_BYTES,
+  MAX_ROUTE_STREAM_BYTES,
+  MAX_ROUTE_STREAM_MS,
+  MAX_STOP_WAIT_MS,
+} from './route-limits.js';
+export { MAX_LIVE_STREAMS, memoryStreams, RouteCapacityError, type RouteStreams } from './route-streams.js';
+export { ConvoRouteTransport } from './route-transport.js';
 export { ConvoChatTransport, type ConvoChatTransportOptions } from './transport.js';

@@ -19,7 +19,8 @@ beforeAll(() => {
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
   const install = spawnSync(
     'npm',
-    ['install', '--no-audit', '--no-fund', '--prefer-offline', `./${tarball}`, 'msw@3'],
+    // `ai`: convo-sdk/ai's route and page transport are built on its values (an optional peer, as msw).
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', `./${tarball}`, 'msw@3', 'ai@^7'],
     { cwd: project, encoding: 'utf8' },
   );
   if (install.status !== 0) throw new Error(`npm install failed:\n${install.stderr}`);

@@ -1,0 +1,228 @@
+// `npm run test:next`: examples/ai-chat-next, a Next.js App Router app (createChatRoute under
+// app/api/chat, a page on useChat with ConvoRouteTransport), built with `next build` from the packed
+// package and served by `next start`, driven in headless Chromium (Debian's /usr/bin/chromium) against the
+// package's convo-mock: streamed text equal to the saved turn, a tool approval, Stop cancelling the turn
+// (the next message accepted), and a reload mid-turn that resumes live and ends with the saved text.
+// Skips (exit 0) without Chromium.
+
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { launchChromium, skipWithoutChromium } from '../browser/chromium.mjs';
+import { duration, installInto, mustRun, pack, root, startMock, tail } from '../runtimes/harness.mjs';
+
+const TOKEN = 'next-chat-token';
+const example = join(root, 'examples', 'ai-chat-next');
+const DEPS = [
+  'next@^16',
+  'react@^19',
+  'react-dom@^19',
+  'ai@^7',
+  '@ai-sdk/react@^4',
+  'typescript@~6.0.3',
+  '@types/react@^19',
+];
+
+skipWithoutChromium('next');
+
+const started = performance.now();
+const results = [];
+const logs = [];
+let project;
+let mock;
+let server;
+let chromium;
+
+/** A free loopback port for `next start`. */
+async function freePort() {
+  const probe = createServer();
+  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** `next start` on `port`; resolves once it answers, with `stop`. */
+async function startNext(dir, port, env) {
+  const child = spawn(
+    process.execPath,
+    [join('node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-H', '127.0.0.1', '-p', String(port)],
+    { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    output += chunk;
+  });
+  const stop = () => child.kill('SIGTERM');
+  const end = Date.now() + 30_000;
+  for (;;) {
+    const up = await fetch(`http://127.0.0.1:${port}/`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (up) return { url: `http://127.0.0.1:${port}`, stop, output: () => output };
+    if (child.exitCode !== null || Date.now() > end) {
+      stop();
+      throw new Error(`next start did not answer\n${tail(output)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+try {
+  const tarballs = mkdtempSync(join(tmpdir(), 'convo-sdk-next-pack-'));
+  try {
+    project = await installInto('convo-sdk-next-chat-', [join(tarballs, await pack(tarballs)), ...DEPS]);
+  } finally {
+    rmSync(tarballs, { recursive: true, force: true });
+  }
+  console.log(`installed the packed package with ${DEPS.join(' ')} in ${duration(project.ms)}`);
+  for (const file of ['app', 'next.config.mjs', 'tsconfig.json'])
+    cpSync(join(example, file), join(project.dir, file), { recursive: true });
+  mock = await startMock(project.dir, ['--token', TOKEN]);
+  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', CONVO_BASE_URL: mock.url, CONVO_TOKEN: TOKEN };
+  const build = await mustRun(
+    process.execPath,
+    [join('node_modules', 'next', 'dist', 'bin', 'next'), 'build'],
+    {
+      cwd: project.dir,
+      env,
+      timeoutMs: 150_000,
+    },
+  );
+  console.log(`next build took ${duration(build.ms)}`);
+  server = await startNext(project.dir, await freePort(), env);
+  chromium = await launchChromium({ width: 900, height: 700 });
+  const { page } = chromium;
+  page.on('console', (message) => logs.push(`console.${message.type()}: ${message.text()}`));
+  page.on('pageerror', (error) => logs.push(`pageerror: ${error.message}`));
+
+  await page.goto(server.url, { timeout: 20_000 });
+  await page.waitForSelector('main[data-chat]', { timeout: 20_000 });
+  await page.waitForFunction(() => location.search.includes('chat='), null, { timeout: 10_000 });
+  const chatId = await page.locator('main').getAttribute('data-chat');
+  const listing = async () => {
+    const response = await fetch(`${mock.url}/api/v1/chats/${chatId}/messages?size=100`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    return (await response.json()).data;
+  };
+  const saved = async (turnId) => (await listing()).find((turn) => String(turn.id) === String(turnId));
+  const assistants = () => page.locator('article[data-role="assistant"]');
+  const send = async (text) => {
+    await page.fill('#prompt', text);
+    await page.click('#send');
+  };
+  /** Waits for `message` to complete, collecting the states of its text on the way. */
+  const completed = async (message, seen = new Set()) => {
+    const end = Date.now() + 20_000;
+    while ((await message.getAttribute('data-status')) !== 'completed') {
+      if (Date.now() > end) throw new Error('the turn did not complete within 20 s');
+      seen.add(await message.locator('.text').textContent());
+      await page.waitForTimeout(20);
+    }
+    return seen;
+  };
+  const sameAsSaved = async (message) => {
+    const turn = await saved(await message.getAttribute('data-turn'));
+    const shown = await message.locator('.text').textContent();
+    if (shown !== turn?.content)
+      throw new Error(`shows ${JSON.stringify(shown)}, saved ${JSON.stringify(turn?.content)}`);
+  };
+  const step = async (name, body) => {
+    try {
+      await body();
+      results.push([name, undefined]);
+    } catch (error) {
+      results.push([name, error?.message ?? String(error)]);
+    }
+  };
+
+  await step('streamed text equals the saved turn', async () => {
+    await send('[[mock:words n=12]] [[mock:slow ms=40]] hello');
+    const message = assistants().nth(0);
+    await message.waitFor({ timeout: 10_000 });
+    const seen = await completed(message);
+    if (seen.size < 3) throw new Error(`only ${seen.size} states of the text were seen: not streamed`);
+    await sameAsSaved(message);
+  });
+
+  await step('a tool approval clicked continues the same message', async () => {
+    await send('[[mock:tool_approval]] find the report');
+    const message = assistants().nth(1);
+    await message.locator('button.approve').click({ timeout: 10_000 });
+    await completed(message);
+    const count = await assistants().count();
+    if (count !== 2) throw new Error(`${count} assistant messages, not 2`);
+    const state = await message.locator('.tool').getAttribute('data-state');
+    if (state !== 'output-available') throw new Error(`the tool part is ${state}`);
+    await sameAsSaved(message);
+  });
+
+  await step('Stop cancels the turn on the service; the next message is accepted', async () => {
+    await send('[[mock:hang]] wait');
+    // The hang answers no text: the message is in the page, empty (not visible).
+    await assistants().nth(2).waitFor({ state: 'attached', timeout: 10_000 });
+    await page.click('#stop');
+    const end = Date.now() + 10_000;
+    while ((await listing()).at(-1)?.status !== 'cancelled') {
+      if (Date.now() > end) throw new Error(`the turn is ${(await listing()).at(-1)?.status}, not cancelled`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await page.waitForSelector('#status:text("ready")', { timeout: 5_000 });
+    await send('and now this');
+    await completed(assistants().nth(3));
+    if (await page.locator('#error').count()) throw new Error(await page.locator('#error').textContent());
+  });
+
+  await step('a reload mid-turn resumes live and ends with the saved text', async () => {
+    await send('[[mock:words n=40]] [[mock:slow ms=50]] a long one');
+    const before = assistants().nth(4);
+    await page.waitForFunction(
+      () =>
+        (document.querySelectorAll('article[data-role="assistant"]')[4]?.textContent ?? '').split(' ')
+          .length > 4,
+      null,
+      { timeout: 10_000 },
+    );
+    await before.waitFor();
+    await page.reload();
+    const resumed = assistants().first();
+    await resumed.waitFor({ timeout: 15_000 });
+    const seen = await completed(resumed);
+    if (seen.size < 3) throw new Error(`only ${seen.size} states of the text after the reload: not live`);
+    await sameAsSaved(resumed);
+    if (await page.locator('#error').count()) throw new Error(await page.locator('#error').textContent());
+    const statuses = (await listing()).map((turn) => turn.status);
+    if (statuses.length !== 5) throw new Error(`${statuses.length} turns on the service, not 5`);
+  });
+  mkdirSync(join(root, 'test-results'), { recursive: true });
+  await page.screenshot({
+    path: join(root, 'test-results', 'ai-chat-next.png'),
+    fullPage: true,
+    timeout: 10_000,
+  });
+} catch (error) {
+  results.push(['setup', error?.stack ?? String(error)]);
+} finally {
+  await chromium?.close().catch((error) => results.push(['closing Chromium', error.message]));
+  server?.stop();
+  await mock?.stop();
+  project?.remove();
+}
+
+const failed = results.filter(([, problem]) => problem !== undefined);
+for (const [name, problem] of results)
+  console.log(`${problem === undefined ? 'PASS' : 'FAIL'} ${name}${problem ? `\n       | ${problem}` : ''}`);
+if (failed.length > 0) for (const line of logs.slice(-20)) console.log(`       | ${line}`);
+if (failed.length > 0 && server) console.log(tail(server.output(), 20));
+console.log(
+  `next took ${duration(Math.round(performance.now() - started))}; screenshot: ${relative(root, join(root, 'test-results', 'ai-chat-next.png'))}`,
+);
+console.log(`next: ${results.length - failed.length} passed, ${failed.length} failed`);
+if (failed.length > 0) process.exitCode = 1;

@@ -1,0 +1,92 @@
+import { Chat } from '@ai-sdk/react';
+import { lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
+import { ConvoRouteTransport, type ConvoUIMessage, messageText } from '../../src/ai/index.js';
+import type { MockClock } from '../../src/mock/index.js';
+
+/** The `ms` of `[[mock:slow]]` the gate holds; every other wait of the mock lasts until its signal. */
+export const STEP_MS = 7;
+
+/** A mock clock whose `slow` steps pass only when the test lets them: no test waits on real time. */
+export function gatedClock() {
+  let allowed = 0;
+  const waiting: Array<() => void> = [];
+  const clock: MockClock = {
+    now: () => Date.now(),
+    sleep: (ms, signal) =>
+      new Promise<void>((resolve) => {
+        signal?.addEventListener('abort', () => resolve(), { once: true });
+        if (ms !== STEP_MS) return;
+        if (allowed > 0) {
+          allowed--;
+          resolve();
+        } else waiting.push(resolve);
+      }),
+  };
+  const release = (steps: number) => {
+    allowed += steps;
+    while (allowed > 0 && waiting.length > 0) {
+      allowed--;
+      waiting.shift()?.();
+    }
+  };
+  return { clock, release };
+}
+
+/** Polls `condition` between macrotasks, at most `turns` times (a count, not a duration). */
+export async function until(condition: () => boolean, what: string, turns = 20_000): Promise<void> {
+  for (let turn = 0; turn < turns; turn++) {
+    if (condition()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error(`never happened: ${what}`);
+}
+
+/**
+ * A page: `useChat`'s `Chat` on `ConvoRouteTransport`, its requests answered by `handle`. `reload()` closes
+ * its open responses the way a reload does: the route sees the request go, and no stop.
+ */
+export function page(id: string, handle: (request: Request) => Promise<Response>) {
+  const open = new Set<ReadableStreamDefaultController<Uint8Array>>();
+  const sent: string[] = [];
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    sent.push(`${request.method} ${new URL(request.url).pathname}`);
+    const response = await handle(request);
+    if (!response.body) return response;
+    const reader = response.body.getReader();
+    let own: ReadableStreamDefaultController<Uint8Array> | undefined;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        own = controller;
+        open.add(controller);
+      },
+      async pull(controller) {
+        const next = await reader.read();
+        if (next.done) {
+          open.delete(controller);
+          controller.close();
+        } else controller.enqueue(next.value);
+      },
+      cancel(reason) {
+        if (own) open.delete(own);
+        return reader.cancel(reason);
+      },
+    });
+    return new Response(body, { status: response.status, headers: response.headers });
+  };
+  const chat = new Chat<ConvoUIMessage>({
+    id,
+    transport: new ConvoRouteTransport({ api: 'http://app.test/api/chat', fetch }),
+    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+  });
+  const last = () => chat.messages.at(-1);
+  const text = () => {
+    const message = last();
+    return message?.role === 'assistant' ? messageText(message) : '';
+  };
+  const reload = () => {
+    for (const controller of open) controller.error(new Error('the page was reloaded'));
+    open.clear();
+  };
+  return { chat, sent, last, text, reload };
+}
