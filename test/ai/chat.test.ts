@@ -9,7 +9,7 @@ import {
   messageText,
   type TurnRecord,
 } from '../../src/ai/index.js';
-import { Client } from '../../src/index.js';
+import { Client, ValidationError } from '../../src/index.js';
 import { createMock } from '../../src/mock/index.js';
 import { mockClient } from '../support/mock-client.js';
 
@@ -253,7 +253,8 @@ describe('ConvoChatTransport under the AI SDK Chat', () => {
     });
     await chat.sendMessage({ text: 'hello' });
     expect(chat.status).toBe('error');
-    expect(chat.error?.message).toMatch(/^ValidationError: /);
+    expect(chat.error).toBeInstanceOf(ValidationError);
+    expect(chat.error).toMatchObject({ field: 'chat_id' });
     expect(mock.store.turns()).toHaveLength(0);
   });
 
