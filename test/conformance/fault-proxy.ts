@@ -11,6 +11,8 @@ export interface Passing {
   contentType: string;
   /** The whole body, as text. */
   body: string;
+  /** The bearer token the client sent (before any mapping to the upstream's). */
+  token: string | undefined;
 }
 
 /** A way of breaking the contract: changes an answer on its way back. */
@@ -32,14 +34,27 @@ async function readBody(request: IncomingMessage): Promise<string | undefined> {
   return chunks.length > 0 ? Buffer.concat(chunks).toString() : undefined;
 }
 
+/** What a proxy may do besides its fault. */
+export interface ProxyOptions {
+  /** Bearer tokens the proxy accepts, each mapped to the upstream's (any other is passed on as it is). */
+  tokens?: Readonly<Record<string, string>>;
+}
+
 /** Starts a proxy to `upstream` on a free loopback port. */
-export async function startFaultProxy(upstream: string, fault: Fault): Promise<FaultProxy> {
+export async function startFaultProxy(
+  upstream: string,
+  fault: Fault,
+  options: ProxyOptions = {},
+): Promise<FaultProxy> {
   const server: Server = createServer(async (request, response) => {
     const headers: Record<string, string> = {};
     for (const name of FORWARDED) {
       const value = request.headers[name];
       if (typeof value === 'string') headers[name] = value;
     }
+    const token = /^Bearer (.*)$/.exec(headers.authorization ?? '')?.[1];
+    const mapped = token === undefined ? undefined : options.tokens?.[token];
+    if (mapped !== undefined) headers.authorization = `Bearer ${mapped}`;
     const answer = await fetch(new URL(request.url ?? '/', upstream), {
       method: request.method ?? 'GET',
       headers,
@@ -50,6 +65,7 @@ export async function startFaultProxy(upstream: string, fault: Fault): Promise<F
       status: answer.status,
       contentType: answer.headers.get('content-type') ?? '',
       body: await answer.text(),
+      token,
     });
     response.writeHead(changed.status, { 'content-type': changed.contentType });
     response.end(changed.body);

@@ -3,7 +3,7 @@ import { parseArgs } from '../../src/conformance/args.js';
 import { formatReport } from '../../src/conformance/index.js';
 
 describe('the conformance report as text', () => {
-  it('prints each check by section: a failure with expected, got and request id; a skip with its reason', () => {
+  it('prints each check by section: a failure with its request, expected and got; a warning; a skip with its reason', () => {
     const text = formatReport({
       url: 'http://svc/',
       results: [
@@ -14,11 +14,20 @@ describe('the conformance report as text', () => {
           outcome: 'fail',
           expected: '404 api_v1_not_found',
           got: '403 x',
+          request: { call: 'GET /api/v1/chats/1', status: 403, requestId: 'r-1' },
           requestId: 'r-1',
         },
+        { section: '5', title: 'bad token', outcome: 'warn', expected: '401', got: '400 x' },
         { section: '4.5', title: 'answers', outcome: 'skip', reason: 'needs a scripted model' },
       ],
-      counts: { pass: 1, fail: 1, skip: 1 },
+      counts: { pass: 1, fail: 1, warn: 1, skip: 1 },
+      coverage: {
+        endpoints: ['GET /api/v1/chats/{chat_id}'],
+        endpointsMissed: ['GET /api/v1/chats'],
+        statuses: [200, 403],
+        codes: ['api_v1_ok'],
+        codesMissed: [],
+      },
       requests: 3,
       durationMs: 1500,
       ok: false,
@@ -28,13 +37,17 @@ describe('the conformance report as text', () => {
       '',
       'PASS  2.1  envelope',
       'FAIL  7.1  not found',
+      '        request:  GET /api/v1/chats/1 -> 403 (request id r-1)',
       '        expected: 404 api_v1_not_found',
       '        got:      403 x',
-      '        request id: r-1',
+      'WARN  5    bad token',
+      '        expected: 401',
+      '        got:      400 x',
       'SKIP  4.5  answers',
       '        skipped: needs a scripted model',
       '',
-      '1 passed, 1 failed, 1 skipped; 3 requests in 1.5 s',
+      'Exercised 1 of 2 endpoints, statuses 200, 403, 1 of 1 message codes',
+      '1 passed, 1 failed, 1 warned, 1 skipped; 3 requests in 1.5 s',
     ]);
   });
 });
@@ -46,6 +59,8 @@ describe('convo-conformance arguments', () => {
     ).toEqual({
       url: 'http://x',
       tokens: { main: 't', other: 'o' },
+      tokenFile: undefined,
+      junit: undefined,
       json: true,
       only: ['6', '7.1'],
       help: false,

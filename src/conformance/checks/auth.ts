@@ -1,5 +1,6 @@
-import { expectCreated, expectStatus } from '../context.js';
+import { expectStatus } from '../context.js';
 import { expectThat, show } from '../verdict.js';
+import { createChat } from './chats.js';
 import type { Check } from './check.js';
 
 /** Section 5: credentials and scopes. */
@@ -24,7 +25,7 @@ export const AUTH_CHECKS: Check[] = [
         Array.isArray(required) && required.includes('skills:read'),
         'data.required_scopes listing "skills:read"',
         () => `data ${show(answer.data)}`,
-        answer.requestId,
+        answer,
       );
     },
   },
@@ -33,16 +34,7 @@ export const AUTH_CHECKS: Check[] = [
     title: "another credential's chat is answered 404 api_v1_not_found, never 403",
     async run(ctx) {
       const other = ctx.token('other');
-      const created = await ctx.wire.call('POST', '/api/v1/chats', { token: ctx.tokens.main, body: {} });
-      ctx.created(created);
-      expectCreated(created);
-      const id = (created.data as { id?: unknown } | undefined)?.id;
-      expectThat(
-        typeof id === 'string',
-        'data.id, the new chat',
-        () => show(created.data),
-        created.requestId,
-      );
+      const { id } = await createChat(ctx, 'private');
       for (const [method, path, body] of [
         ['GET', `/api/v1/chats/${id}`, undefined],
         ['PATCH', `/api/v1/chats/${id}`, { name: 'not yours' }],

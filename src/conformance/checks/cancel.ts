@@ -21,7 +21,7 @@ export const CANCEL_CHECKS: Check[] = [
           data.success && data.data.chat_id === chatId,
           `data { chat_id: "${chatId}", cancelled: boolean }`,
           () => show(answer.data),
-          answer.requestId,
+          answer,
         );
       }
     },

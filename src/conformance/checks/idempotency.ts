@@ -31,12 +31,7 @@ export const IDEMPOTENCY_CHECKS: Check[] = [
       const [a, b] = [answer.data as Turn, again.data as Turn];
       const first = { id: a?.id, content: a?.content };
       const replay = { id: b?.id, content: b?.content };
-      expectThat(
-        show(first) === show(replay),
-        `the same turn ${show(first)}`,
-        () => show(replay),
-        again.requestId,
-      );
+      expectThat(show(first) === show(replay), `the same turn ${show(first)}`, () => show(replay), again);
       const after = await turnCount(ctx, chatId);
       expectThat(before === after, `${before} turns listed after the replay`, () => `${after}`);
     },
@@ -61,12 +56,7 @@ export const IDEMPOTENCY_CHECKS: Check[] = [
         return { message_id: start?.message_id, terminal: end?.event, content: foldDeltas(events) };
       };
       const [first, replay] = [outcome(answer.events), outcome(again.events)];
-      expectThat(
-        show(first) === show(replay),
-        `the same outcome ${show(first)}`,
-        () => show(replay),
-        again.requestId,
-      );
+      expectThat(show(first) === show(replay), `the same outcome ${show(first)}`, () => show(replay), again);
       const after = await turnCount(ctx, chatId);
       expectThat(before === after, `${before} turns listed after the replay`, () => `${after}`);
     },

@@ -7,18 +7,17 @@ import type { Check } from './check.js';
 /** `data` parsed as a skill, or a failure naming what did not match. */
 export function skillOf(answer: Answer) {
   const parsed = SkillSchema.safeParse(answer.data);
-  expectThat(parsed.success, 'data matching the skill of 2.2', () => show(answer.data), answer.requestId);
+  expectThat(parsed.success, 'data matching the skill of 2.2', () => show(answer.data), answer);
   return parsed.data;
 }
 
 async function createSkill(ctx: Context) {
-  const name = `conformance ${crypto.randomUUID()}`;
+  const name = ctx.name('skill');
   const answer = await ctx.wire.call('POST', '/api/v1/skills', {
     token: ctx.tokens.main,
     body: { name, instructions: 'Answer briefly.' },
   });
-  ctx.created(answer);
-  expectStatus(answer, 201);
+  ctx.created('skill', answer, name);
   const skill = skillOf(answer);
   return { skill, answer, name };
 }
@@ -34,11 +33,11 @@ export const SKILL_CHECKS: Check[] = [
         skill.name === name && skill.level === 'personal' && skill.visibility === 'public',
         `name ${show(name)}, level "personal", visibility "public"`,
         () => show({ name: skill.name, level: skill.level, visibility: skill.visibility }),
-        answer.requestId,
+        answer,
       );
       const read = await ctx.wire.call('GET', `/api/v1/skills/${skill.id}`, { token: ctx.tokens.main });
       expectStatus(read, 200);
-      expectThat(skillOf(read).id === skill.id, `skill ${skill.id}`, () => show(read.data), read.requestId);
+      expectThat(skillOf(read).id === skill.id, `skill ${skill.id}`, () => show(read.data), read);
       const renamed = `${name} renamed`;
       const patched = await ctx.wire.call('PATCH', `/api/v1/skills/${skill.id}`, {
         token: ctx.tokens.main,
@@ -50,7 +49,7 @@ export const SKILL_CHECKS: Check[] = [
         updated.name === renamed && updated.level === skill.level,
         `name ${show(renamed)}, level unchanged`,
         () => show({ name: updated.name, level: updated.level }),
-        patched.requestId,
+        patched,
       );
       const list = await ctx.wire.call('GET', '/api/v1/skills?size=200', {
         token: ctx.tokens.main,
@@ -58,7 +57,7 @@ export const SKILL_CHECKS: Check[] = [
       });
       expectStatus(list, 200);
       const ids = Array.isArray(list.data) ? list.data.map((item: { id?: unknown } | null) => item?.id) : [];
-      expectThat(ids.includes(skill.id), `skill ${skill.id} in the listing`, () => show(ids), list.requestId);
+      expectThat(ids.includes(skill.id), `skill ${skill.id} in the listing`, () => show(ids), list);
     },
   },
   {
@@ -74,7 +73,7 @@ export const SKILL_CHECKS: Check[] = [
         });
         expectStatus(toggled, 200);
         const now = skillOf(toggled).is_active;
-        expectThat(now === !active, `is_active ${!active}`, () => `is_active ${now}`, toggled.requestId);
+        expectThat(now === !active, `is_active ${!active}`, () => `is_active ${now}`, toggled);
         active = now;
       }
       const deleted = await ctx.wire.call('DELETE', `/api/v1/skills/${skill.id}`, { token: ctx.tokens.main });
@@ -85,7 +84,7 @@ export const SKILL_CHECKS: Check[] = [
         data.success && data.data.id === skill.id,
         `data { id: ${skill.id} }`,
         () => show(deleted.data),
-        deleted.requestId,
+        deleted,
       );
       const read = await ctx.wire.call('GET', `/api/v1/skills/${skill.id}`, { token: ctx.tokens.main });
       expectStatus(read, 404, 'api_v1_not_found');
@@ -95,12 +94,7 @@ export const SKILL_CHECKS: Check[] = [
       });
       expectStatus(list, 200);
       const ids = Array.isArray(list.data) ? list.data.map((item: { id?: unknown } | null) => item?.id) : [];
-      expectThat(
-        !ids.includes(skill.id),
-        `no skill ${skill.id} in the listing`,
-        () => show(ids),
-        list.requestId,
-      );
+      expectThat(!ids.includes(skill.id), `no skill ${skill.id} in the listing`, () => show(ids), list);
     },
   },
 ];

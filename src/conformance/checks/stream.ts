@@ -32,14 +32,14 @@ export const STREAM_CHECKS: Check[] = [
         first?.event === 'message.start',
         'message.start as the first event',
         () => `${first?.event ?? 'no event'} first (events: ${show(eventNames(answer))})`,
-        answer.requestId,
+        answer,
       );
       const start = EVENT_SCHEMAS['message.start'].safeParse(first.data);
       expectThat(
         start.success && start.data.chat_id === chatId,
         `a payload { chat_id: "${chatId}", message_id, request_id }`,
         () => show(first.data),
-        answer.requestId,
+        answer,
       );
     },
   },
@@ -50,14 +50,14 @@ export const STREAM_CHECKS: Check[] = [
       const { answer } = await ctx.streamed();
       const names = eventNames(answer);
       const terminals = names.filter(isTerminal);
-      expectThat(terminals.length === 1, 'one terminal event', () => show(names), answer.requestId);
+      expectThat(terminals.length === 1, 'one terminal event', () => show(names), answer);
       const after = names.slice(names.findIndex(isTerminal) + 1);
-      expectThat(after.length === 0, 'no event after the terminal one', () => show(after), answer.requestId);
+      expectThat(after.length === 0, 'no event after the terminal one', () => show(after), answer);
       expectThat(
         terminals[0] === 'message.completed',
         'a plain turn ending message.completed',
         () => show(answer.events.at(-1)),
-        answer.requestId,
+        answer,
       );
     },
   },
@@ -70,12 +70,7 @@ export const STREAM_CHECKS: Check[] = [
         const schema = EVENT_SCHEMAS[event as keyof typeof EVENT_SCHEMAS];
         if (!schema) continue;
         const parsed = schema.safeParse(data);
-        expectThat(
-          parsed.success,
-          `a ${event} payload as section 6 gives it`,
-          () => show(data),
-          answer.requestId,
-        );
+        expectThat(parsed.success, `a ${event} payload as section 6 gives it`, () => show(data), answer);
       }
     },
   },
@@ -92,7 +87,7 @@ export const STREAM_CHECKS: Check[] = [
         completed?.content === folded,
         `message.completed content equal to the folded deltas ${show(folded, 120)}`,
         () => show(completed?.content, 120),
-        answer.requestId,
+        answer,
       );
       const list = await ctx.wire.call('GET', `/api/v1/chats/${chatId}/messages`, {
         token: ctx.tokens.main,
@@ -109,7 +104,7 @@ export const STREAM_CHECKS: Check[] = [
           parsed.data.status === 'completed',
         `turn ${show(completed?.id)} listed, completed, with its prompt and the folded content`,
         () => show(saved ?? items),
-        list.requestId,
+        list,
       );
     },
   },

@@ -18,7 +18,7 @@ export const SYNC_CHECKS: Check[] = [
           turn.data.status === 'completed',
         `a completed assistant turn of chat ${chatId}`,
         () => show(answer.data),
-        answer.requestId,
+        answer,
       );
     },
   },
