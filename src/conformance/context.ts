@@ -19,6 +19,16 @@ export const TOKEN_NAMES = ['other', 'limited'] as const;
 /** The content of every turn the run sends: plain text, no directive a scripted model would act on. */
 export const TURN_CONTENT = 'Conformance check: please answer in one short sentence.';
 
+/** The body of a plain turn: text, auto mode, metadata to be echoed (4.3). */
+export interface TurnBody {
+  /** `TURN_CONTENT`. */
+  content: string;
+  /** Always `auto`: nothing to answer. */
+  permission_mode: 'auto';
+  /** The run's prefix, echoed verbatim in the turn. */
+  metadata: { run: string; nested: { list: number[]; flag: boolean } };
+}
+
 /** A streamed turn the run sent, as it came. */
 export interface StreamedTurn {
   /** The chat it was sent to (created by the send, 3.4). */
@@ -26,7 +36,7 @@ export interface StreamedTurn {
   /** Its `Idempotency-Key`. */
   key: string;
   /** The body sent. */
-  body: { content: string; permission_mode: 'auto' };
+  body: TurnBody;
   /** The answer, events included. */
   answer: StreamAnswer;
 }
@@ -38,7 +48,7 @@ export interface SyncTurn {
   /** Its `Idempotency-Key`. */
   key: string;
   /** The body sent. */
-  body: { content: string; permission_mode: 'auto' };
+  body: TurnBody;
   /** The answer. */
   answer: Answer;
 }
@@ -174,6 +184,15 @@ export class Context {
     }
   }
 
+  /** The body of a plain turn. */
+  turnBody(): TurnBody {
+    return {
+      content: TURN_CONTENT,
+      permission_mode: 'auto',
+      metadata: { run: this.prefix, nested: { list: [1, 2], flag: true } },
+    };
+  }
+
   /** The run's streamed turn, sent on first need (4.4). */
   streamed(): Promise<StreamedTurn> {
     return this.once('streamed', () =>
@@ -181,7 +200,7 @@ export class Context {
         async () => {
           const chatId = this.newChatId();
           const key = this.newKey();
-          const body = { content: TURN_CONTENT, permission_mode: 'auto' as const };
+          const body = this.turnBody();
           const answer = await this.sendTo(chatId, () =>
             this.wire.stream(`/api/v1/chats/${chatId}/messages/stream`, {
               token: this.tokens.main,
@@ -215,7 +234,7 @@ export class Context {
         async () => {
           const chatId = this.newChatId();
           const key = this.newKey();
-          const body = { content: TURN_CONTENT, permission_mode: 'auto' as const };
+          const body = this.turnBody();
           const answer = await this.sendTo(chatId, () =>
             this.wire.call('POST', `/api/v1/chats/${chatId}/messages`, {
               token: this.tokens.main,

@@ -32,10 +32,28 @@ export interface ConformanceOptions {
 
 /** What a run does not check, and why: behaviours only a scripted model or an outage can show. */
 const NOT_CHECKED: ReadonlyArray<Omit<CheckResult, 'outcome'>> = [
-  { section: '4.5', title: 'interaction answers', reason: 'needs a scripted model: a turn that asks' },
+  {
+    section: '4.5',
+    title: 'interaction answers accepted and resolved',
+    reason: 'needs a scripted model: a turn that asks',
+  },
+  {
+    section: '4.6',
+    title: 'cancelling a running turn ends it with message.cancelled',
+    reason: 'needs a scripted model: a turn that runs long enough to be cancelled',
+  },
   { section: '6', title: 'message.error and its codes', reason: 'needs a scripted model: a turn that fails' },
   { section: '6', title: 'ping every 15 s of silence', reason: 'needs a scripted model: a silent turn' },
-  { section: '7.3', title: 'api_v1_chat_busy', reason: 'needs a scripted model: a turn that runs long' },
+  {
+    section: '7.3',
+    title: 'api_v1_chat_busy and api_v1_turn_in_progress',
+    reason: 'needs a scripted model: a turn still running when the second send arrives',
+  },
+  {
+    section: '7.5',
+    title: 'api_v1_action_not_pending and the outage answers',
+    reason: 'needs a scripted model: a turn that asks, and an outage',
+  },
 ];
 
 /** The share of the run's time kept for the cleanup, whatever stopped the checks: a quarter, at most a minute. */

@@ -1,3 +1,4 @@
+import { Uuid } from '../../contract/checks.js';
 import { EVENT_SCHEMAS, isTerminalEvent as isTerminal } from '../../contract/events.js';
 import { MessageSchema } from '../../contract/turn.js';
 import { eventNames, expectStatus } from '../context.js';
@@ -24,7 +25,7 @@ export function foldDeltas(events: ReadonlyArray<{ event: string; data: unknown 
 export const STREAM_CHECKS: Check[] = [
   {
     section: '6',
-    title: 'message.start comes first, with the chat id, a message id and a request id',
+    title: 'message.start comes first, with the chat id, a message id and a uuid request id',
     async run(ctx) {
       const { answer, chatId } = await ctx.streamed();
       const [first] = answer.events;
@@ -36,8 +37,8 @@ export const STREAM_CHECKS: Check[] = [
       );
       const start = EVENT_SCHEMAS['message.start'].safeParse(first.data);
       expectThat(
-        start.success && start.data.chat_id === chatId,
-        `a payload { chat_id: "${chatId}", message_id, request_id }`,
+        start.success && start.data.chat_id === chatId && Uuid.safeParse(start.data.request_id).success,
+        `a payload { chat_id: "${chatId}", message_id (integer), request_id (uuid) }`,
         () => show(first.data),
         answer,
       );
@@ -83,6 +84,12 @@ export const STREAM_CHECKS: Check[] = [
       const completed = answer.events.find((event) => event.event === 'message.completed')?.data as
         | { id?: unknown; content?: unknown }
         | undefined;
+      expectThat(
+        show((completed as { metadata?: unknown } | undefined)?.metadata) === show(body.metadata),
+        `message.completed metadata ${show(body.metadata)} (2.4: "echoed verbatim")`,
+        () => show((completed as { metadata?: unknown } | undefined)?.metadata),
+        answer,
+      );
       expectThat(
         completed?.content === folded,
         `message.completed content equal to the folded deltas ${show(folded, 120)}`,
