@@ -119,11 +119,12 @@ export class Context {
   /**
    * The id of the skill or chat a creation answered with, recorded as the run's own only when it is one:
    * a success, an id of the contract's format (4.1 an integer, 4.2 a uuid) that the run has not seen yet,
-   * with the name the run gave. Anything else fails, and the run never touches that id.
+   * which reads back with the name the run gave (a service that answers with an existing id is caught
+   * before anything changes it). Anything else fails, and the run never touches that id again.
    */
-  created(kind: 'skill', answer: Answer, name: string): number;
-  created(kind: 'chat', answer: Answer, name: string): string;
-  created(kind: 'skill' | 'chat', answer: Answer, name: string): number | string {
+  async created(kind: 'skill', answer: Answer, name: string): Promise<number>;
+  async created(kind: 'chat', answer: Answer, name: string): Promise<string>;
+  async created(kind: 'skill' | 'chat', answer: Answer, name: string): Promise<number | string> {
     if (answer.status !== 201) expectStatus(answer, kind === 'skill' ? 201 : 200);
     const data = answer.data as { id?: unknown; name?: unknown } | undefined;
     const id = data?.id;
@@ -131,11 +132,15 @@ export class Context {
       kind === 'skill'
         ? Number.isSafeInteger(id) && (id as number) > 0 && !this.skills.has(id as number)
         : typeof id === 'string' && Uuid.safeParse(id).success && !this.chats.has(id);
+    const expected = `a new ${kind} named ${show(name)} with ${kind === 'skill' ? 'an integer id (4.1)' : 'a uuid id (4.2)'}`;
+    expectThat(ok && data?.name === name, expected, () => `id ${show(id)} named ${show(data?.name)}`, answer);
+    const read = await this.wire.call('GET', `/api/v1/${kind}s/${id}`, { token: this.tokens.main });
+    const readName = (read.data as { name?: unknown } | undefined)?.name;
     expectThat(
-      ok && data?.name === name,
-      `a new ${kind} named ${show(name)} with ${kind === 'skill' ? 'an integer id (4.1)' : 'a uuid id (4.2)'}`,
-      () => `id ${show(id)} named ${show(data?.name)}`,
-      answer,
+      read.status === 200 && readName === name,
+      `${kind} ${show(id)} reading back as created, named ${show(name)}`,
+      () => `${read.status} named ${show(readName)}`,
+      read,
     );
     if (kind === 'skill') this.skills.add(id as number);
     else this.chats.add(id as string);

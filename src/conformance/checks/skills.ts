@@ -21,7 +21,7 @@ async function createSkill(ctx: Context) {
     token: ctx.tokens.main,
     body: { name, instructions: 'Answer briefly.' },
   });
-  const id = ctx.created('skill', answer, name);
+  const id = await ctx.created('skill', answer, name);
   return { skill: { ...skillOf(answer), id }, answer, name };
 }
 
@@ -33,7 +33,7 @@ async function refusedSkill(ctx: Context, name: string, instructions: string): P
   });
   const id = (answer.data as { id?: unknown } | undefined)?.id;
   if (answer.status >= 200 && answer.status <= 299 && Number.isSafeInteger(id) && (id as number) > 0) {
-    ctx.created('skill', answer, name);
+    await ctx.created('skill', answer, name);
   }
   return answer;
 }

@@ -5,10 +5,12 @@ import { eventNames, expectStatus } from '../context.js';
 import { expectThat, show } from '../verdict.js';
 import type { Check } from './check.js';
 
-/** The text the deltas fold to: a suffix each, or with `replace` the whole text (section 6). */
+/** The text the deltas before the terminal event fold to: a suffix each, or with `replace` the whole text (6). */
 export function foldDeltas(events: ReadonlyArray<{ event: string; data: unknown }>): string {
   let text = '';
   for (const { event, data } of events) {
+    // What comes after the terminal event is not part of the turn (rule 1 reports it).
+    if (isTerminal(event)) break;
     if (event !== 'message.delta') continue;
     // A malformed delta folds to nothing here: the payload check reports it.
     const delta = (typeof data === 'object' ? data : undefined) as {
