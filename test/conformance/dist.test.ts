@@ -23,12 +23,12 @@ describe.each(builds)('the built conformance kit, %s', (_build, load) => {
     const sdk = await load('index');
     const kit = await load('conformance/index');
     const runConformance = kit.runConformance as (options: unknown) => Promise<unknown>;
-    const error = await runConformance({ url: 'ftp://x', tokens: { main: 'SECRET-token' } }).catch(
-      (e: Error) => e,
+    const error: unknown = await runConformance({ url: 'ftp://x', tokens: { main: 'SECRET-token' } }).catch(
+      (caught: unknown) => caught,
     );
     expect(error).toBeInstanceOf(sdk.ValidationError as new () => Error);
     expect(error).toBeInstanceOf(sdk.ConvoError as new () => Error);
     expect(error).toMatchObject({ field: 'url' });
-    expect(String(error.message)).not.toContain('SECRET');
+    expect(String((error as Error).message)).not.toContain('SECRET');
   });
 });
