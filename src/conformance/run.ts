@@ -37,17 +37,12 @@ const NOT_CHECKED: ReadonlyArray<Omit<CheckResult, 'outcome'>> = [
     title: 'interaction answers accepted and resolved',
     reason: 'needs a scripted model: a turn that asks',
   },
-  {
-    section: '4.6',
-    title: 'cancelling a running turn ends it with message.cancelled',
-    reason: 'needs a scripted model: a turn that runs long enough to be cancelled',
-  },
   { section: '6', title: 'message.error and its codes', reason: 'needs a scripted model: a turn that fails' },
   { section: '6', title: 'ping every 15 s of silence', reason: 'needs a scripted model: a silent turn' },
   {
     section: '7.3',
-    title: 'api_v1_chat_busy and api_v1_turn_in_progress',
-    reason: 'needs a scripted model: a turn still running when the second send arrives',
+    title: 'api_v1_turn_in_progress',
+    reason: 'needs a scripted model: a synchronous turn still running when its key is sent again',
   },
   {
     section: '7.5',

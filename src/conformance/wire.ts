@@ -139,11 +139,33 @@ export class Wire {
     return answer;
   }
 
-  /** Sends a streaming turn and reads its events to the end of the body. */
-  async stream(path: string, init: { token: string; body: unknown; key: string }): Promise<StreamAnswer> {
-    const response = await this.send('POST', path, init, 'text/event-stream');
+  /**
+   * Sends a streaming turn and reads its events to the end of the body, handing each to `onEvent` as it
+   * arrives (to act while the turn runs: cancel it, send another).
+   */
+  async stream(
+    path: string,
+    init: { token: string; body: unknown; key: string },
+    onEvent?: (event: WireEvent) => void,
+  ): Promise<StreamAnswer> {
     const events: WireEvent[] = [];
-    if (!response.contentType.startsWith('text/event-stream')) {
+    let overflow = false;
+    const parser = createParser({
+      onEvent: (event) => {
+        if (events.length >= MAX_EVENTS) overflow = true;
+        else {
+          const read = { event: event.event ?? 'message', data: parseJson(event.data) ?? event.data };
+          events.push(read);
+          onEvent?.(read);
+        }
+      },
+    });
+    const isStream = (contentType: string) => contentType.startsWith('text/event-stream');
+    const response = await this.send('POST', path, init, 'text/event-stream', (contentType) =>
+      isStream(contentType) ? (chunk) => parser.feed(chunk) : undefined,
+    );
+    const streaming = isStream(response.contentType);
+    if (!streaming) {
       const text = await response.text;
       const answer = toAnswer(`POST ${path}`, response.status, parseJson(text));
       if (answer.code !== undefined) this.seen.codes.add(answer.code);
@@ -151,15 +173,7 @@ export class Wire {
       this.inspect(`POST ${path}`, answer, false);
       return { ...answer, contentType: response.contentType, events };
     }
-    let overflow = false;
-    const parser = createParser({
-      onEvent: (event) => {
-        if (events.length >= MAX_EVENTS) overflow = true;
-        else events.push({ event: event.event ?? 'message', data: parseJson(event.data) ?? event.data });
-      },
-    });
-    const text = await response.text;
-    parser.feed(text);
+    await response.text;
     if (overflow) {
       throw new Failure(`a stream the kit can read (at most ${MAX_EVENTS} events)`, 'more events', {
         call: `POST ${path}`,
@@ -193,6 +207,7 @@ export class Wire {
     path: string,
     init: { token: string | undefined; body?: unknown; key?: string },
     accept: string,
+    reader?: (contentType: string) => ((chunk: string) => void) | undefined,
   ): Promise<{ status: number; contentType: string; text: Promise<string> }> {
     if (this.requests >= this.#maxRequests) {
       throw new Skip(`the run's bound of ${this.options.maxRequests} requests was reached`);
@@ -221,10 +236,11 @@ export class Wire {
       throw this.unreadable(`${method} ${path}`, undefined, `no answer: ${describe(error, signal)}`);
     }
     this.seen.statuses.add(response.status);
+    const contentType = response.headers.get('content-type') ?? '';
     return {
       status: response.status,
-      contentType: response.headers.get('content-type') ?? '',
-      text: readBounded(response, signal).catch((error: unknown) => {
+      contentType,
+      text: readBounded(response, signal, reader?.(contentType)).catch((error: unknown) => {
         throw this.unreadable(
           `${method} ${path}`,
           response.status,
@@ -300,8 +316,12 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The body as text, up to `MAX_BODY_BYTES`; the signal aborts the read too. */
-async function readBounded(response: Response, signal: AbortSignal): Promise<string> {
+/** The body as text, up to `MAX_BODY_BYTES`, each chunk also handed to `onText`; the signal aborts the read too. */
+async function readBounded(
+  response: Response,
+  signal: AbortSignal,
+  onText?: (chunk: string) => void,
+): Promise<string> {
   if (!response.body) return '';
   const reader = response.body.getReader();
   const onAbort = () => void reader.cancel().catch(() => {});
@@ -318,10 +338,14 @@ async function readBounded(response: Response, signal: AbortSignal): Promise<str
         await reader.cancel();
         throw new Error(`the answer is larger than ${MAX_BODY_BYTES} bytes`);
       }
-      text += decoder.decode(value, { stream: true });
+      const chunk = decoder.decode(value, { stream: true });
+      text += chunk;
+      onText?.(chunk);
     }
     if (signal.aborted) throw signal.reason;
-    return text + decoder.decode();
+    const rest = decoder.decode();
+    onText?.(rest);
+    return text + rest;
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
