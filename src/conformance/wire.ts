@@ -212,6 +212,7 @@ export class Wire {
     if (this.requests >= this.#maxRequests) {
       throw new Skip(`the run's bound of ${this.options.maxRequests} requests was reached`);
     }
+    if (this.#signal.aborted) throw new Skip('the run was stopped or ran out of time');
     if (!SAFE_PATH.test(path)) {
       throw new Failure('ids that fit in a path (4.1: an integer; 4.2: a uuid)', `the path ${show(path)}`);
     }

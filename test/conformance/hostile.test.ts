@@ -136,3 +136,25 @@ describe('the conformance kit against a hostile service', () => {
     });
   });
 });
+
+describe('the conformance run within its bound', () => {
+  it("a service that stops answering: the cleanup ends within the run's bound, and says what it left", async () => {
+    let sent = 0;
+    // Answers the first 12 requests, then none: every later one waits until its signal aborts it.
+    const stalling: typeof fetch = (input, init) => {
+      if (++sent <= 12) return fetch(input, init);
+      return new Promise((_, reject) => {
+        const signal = init?.signal;
+        if (signal?.aborted) reject(signal.reason);
+        signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+      });
+    };
+    const report = await runConformance({ url: mock.url, tokens, timeoutMs: 1200, fetch: stalling });
+    expect(report.results.at(-1)).toMatchObject({
+      section: '4',
+      outcome: 'fail',
+      got: expect.stringMatching(/^left behind: \/api\/v1\//),
+    });
+    expect(report.ok).toBe(false);
+  });
+});
