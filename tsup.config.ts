@@ -36,14 +36,17 @@ const selfNamedClasses: Plugin = {
 type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
 
 /**
- * `convo-sdk/ai` reaches the client through the package's own entry (`import ... from 'convo-sdk'`), never
- * a copy of it: an app that loads both has one `ApiError`, one `ValidationError`, whichever build it loads.
+ * `convo-sdk/ai` and `convo-sdk/conformance` reach the client through the package's own entry (`import ...
+ * from 'convo-sdk'`), never a copy of it: an app that loads them has one `ApiError`, one `ValidationError`,
+ * whichever build it loads.
  */
 const clientAsPackage: EsbuildPlugin = {
   name: 'client-as-package',
   setup(build) {
     build.onResolve({ filter: /^\.\.\/(index|client)\.js$/ }, (args) =>
-      /[\\/]src[\\/]ai[\\/]/.test(args.importer) ? { path: 'convo-sdk', external: true } : undefined,
+      /[\\/]src[\\/](ai|conformance)[\\/]/.test(args.importer)
+        ? { path: 'convo-sdk', external: true }
+        : undefined,
     );
   },
 };

@@ -1,12 +1,16 @@
-import { ValidationError } from '../errors/index.js';
+import { ValidationError } from '../index.js';
 import { TOKEN_NAMES, type Tokens } from './context.js';
 
 /** What the command line asks for. */
 export interface ConformanceArgs {
   /** `--url`. */
   url: string;
-  /** `--token TOKEN` and `--token NAME=TOKEN`. */
-  tokens: Tokens;
+  /** `--token TOKEN` and `--token NAME=TOKEN` (the main one may instead come from the environment or a file). */
+  tokens: Partial<Tokens>;
+  /** `--token-file PATH`: a file of `NAME=TOKEN` lines. */
+  tokenFile: string | undefined;
+  /** `--junit PATH`: also write the report as JUnit XML there. */
+  junit: string | undefined;
   /** `--json`: print the report as JSON. */
   json: boolean;
   /** `--only 6,7.1`. */
@@ -16,25 +20,33 @@ export interface ConformanceArgs {
 }
 
 /** The usage text of `convo-conformance`. */
-export const USAGE = `Usage: convo-conformance --url URL --token TOKEN [--token other=TOKEN] [--token limited=TOKEN]
-                         [--only SECTIONS] [--json]
+export const USAGE = `Usage: convo-conformance --url URL [--token TOKEN] [--token other=TOKEN] [--token limited=TOKEN]
+                         [--token-file PATH] [--only SECTIONS] [--json] [--junit PATH]
 
 Runs the API v1 contract checks that need no scripted model against a live service and reports them by
 section. It creates chats and skills of its own, deletes them at the end, and touches nothing else.
 
   --url URL              the service's base URL (without /api/v1)
-  --token TOKEN          a credential with every scope
+  --token TOKEN          a credential with every scope (or CONVO_API_TOKEN)
   --token other=TOKEN    a second credential (chat:read, chat:write): what it may not see of the first's
+                         (or CONVO_API_TOKEN_OTHER)
   --token limited=TOKEN  a credential with chat:read only: scope answers, the catalog's blocks
+                         (or CONVO_API_TOKEN_LIMITED)
+  --token-file PATH      a file of main=TOKEN, other=TOKEN, limited=TOKEN lines (# comments)
   --only SECTIONS        only these sections, comma-separated (6,7.1)
   --json                 print the report as JSON
-Exit status: 0 when no check failed, 1 when one did, 2 on a usage error.`;
+  --junit PATH           also write the report as JUnit XML to PATH
+A token on the command line is visible to other users of the machine (ps): prefer the environment or a file.
+Exit status: 0 when no check failed (warnings included), 1 when one did, 2 on a usage or setup error,
+3 when the run itself broke.`;
 
 /** Parses the arguments; a `ValidationError` names what is wrong (an option or a position, never a value). */
 export function parseArgs(argv: readonly string[]): ConformanceArgs {
   let url: string | undefined;
   const tokens: Partial<Tokens> = {};
   let json = false;
+  let tokenFile: string | undefined;
+  let junit: string | undefined;
   let only: string[] | undefined;
   let help = false;
   const fail = (field: string, message: string): never => {
@@ -51,6 +63,8 @@ export function parseArgs(argv: readonly string[]): ConformanceArgs {
     };
     if (flag === '--url') url = plain();
     else if (flag === '--json') json = true;
+    else if (flag === '--token-file') tokenFile = plain();
+    else if (flag === '--junit') junit = plain();
     else if (flag === '--help' || flag === '-h') help = true;
     else if (flag === '--only')
       only = plain()
@@ -72,10 +86,8 @@ export function parseArgs(argv: readonly string[]): ConformanceArgs {
     // Named by position only: a stray argument may be a token (`--url --token SECRET`).
     else fail(`argument #${i + 1}`, 'unexpected (see --help)');
   }
-  if (help) return { url: '', tokens: { main: '' }, json, only, help };
-  if (!url) fail('--url', 'is required');
-  if (!tokens.main) fail('--token', 'a credential with every scope is required');
-  return { url: url as string, tokens: tokens as Tokens, json, only, help };
+  if (!help && !url) fail('--url', 'is required');
+  return { url: url ?? '', tokens, tokenFile, junit, json, only, help };
 }
 
 function splitOnce(text: string): [string, string | undefined] {

@@ -4,12 +4,6 @@ import { main } from './command.js';
 
 const stop = new AbortController();
 process.once('SIGINT', () => stop.abort());
-main(process.argv.slice(2), { out: console.log, err: console.error }, stop.signal).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(error);
-    process.exitCode = 1;
-  },
-);
+main(process.argv.slice(2), { out: console.log, err: console.error }, stop.signal).then((code) => {
+  process.exitCode = code;
+});

@@ -1,7 +1,11 @@
-import { ValidationError } from '../errors/index.js';
+import { writeFile } from 'node:fs/promises';
+import { ValidationError } from '../index.js';
 import { parseArgs, USAGE } from './args.js';
+import { resolveTokens } from './credentials.js';
+import { formatJunit } from './junit.js';
 import { formatReport } from './report.js';
 import { runConformance } from './run.js';
+import { sanitizerOf } from './sanitize.js';
 
 /** Where the command writes. */
 export interface CommandIo {
@@ -11,21 +15,42 @@ export interface CommandIo {
   err(text: string): void;
 }
 
-/** Runs `convo-conformance` with `argv`; resolves to its exit status (0 when no check failed). */
-export async function main(argv: readonly string[], io: CommandIo, signal?: AbortSignal): Promise<number> {
-  let args: ReturnType<typeof parseArgs>;
+/** The exit statuses of `convo-conformance`. */
+export const EXIT = { ok: 0, failed: 1, usage: 2, broken: 3 } as const;
+
+/**
+ * Runs `convo-conformance` with `argv`, credentials also read from `env`; resolves to its exit status
+ * (`EXIT`): never rejects, and never writes a credential it was given.
+ */
+export async function main(
+  argv: readonly string[],
+  io: CommandIo,
+  signal?: AbortSignal,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<number> {
+  const secrets: string[] = [];
   try {
-    args = parseArgs(argv);
+    const args = parseArgs(argv);
+    secrets.push(...Object.values(args.tokens).filter((token) => token !== undefined));
     if (args.help) {
       io.out(USAGE);
-      return 0;
+      return EXIT.ok;
     }
-    const report = await runConformance({ url: args.url, tokens: args.tokens, only: args.only, signal });
+    const tokens = await resolveTokens(args.tokens, args.tokenFile, env);
+    secrets.push(...Object.values(tokens).filter((token) => token !== undefined));
+    const report = await runConformance({ url: args.url, tokens, only: args.only, signal });
+    if (args.junit !== undefined) await writeFile(args.junit, formatJunit(report));
     io.out(args.json ? JSON.stringify(report, null, 2) : formatReport(report));
-    return report.ok ? 0 : 1;
+    return report.ok ? EXIT.ok : EXIT.failed;
   } catch (error) {
-    if (!(error instanceof ValidationError)) throw error;
-    io.err(`convo-conformance: ${error.message}\n\n${USAGE}`);
-    return 2;
+    // Messages are the package's own, but a path or an OS error may quote anything: sanitized all the same.
+    const sanitize = sanitizerOf(secrets);
+    if (error instanceof ValidationError) {
+      io.err(`convo-conformance: ${sanitize(error.message)}\n\n${USAGE}`);
+      return EXIT.usage;
+    }
+    const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    io.err(`convo-conformance: the run broke: ${sanitize(what)}`);
+    return EXIT.broken;
   }
 }

@@ -1,4 +1,6 @@
-import { Failure, Skip, show } from './verdict.js';
+import { Uuid } from '../contract/checks.js';
+import { blockedBy, type Check } from './checks/check.js';
+import { expectThat, Failure, Skip, show } from './verdict.js';
 import type { Answer, StreamAnswer, Wire } from './wire.js';
 
 /** The credentials of a run: `main` holds every scope; the others unlock the checks that need them. */
@@ -17,6 +19,16 @@ export const TOKEN_NAMES = ['other', 'limited'] as const;
 /** The content of every turn the run sends: plain text, no directive a scripted model would act on. */
 export const TURN_CONTENT = 'Conformance check: please answer in one short sentence.';
 
+/** The body of a plain turn: text, auto mode, metadata to be echoed (4.3). */
+export interface TurnBody {
+  /** `TURN_CONTENT`. */
+  content: string;
+  /** Always `auto`: nothing to answer. */
+  permission_mode: 'auto';
+  /** The run's prefix, echoed verbatim in the turn. */
+  metadata: { run: string; nested: { list: number[]; flag: boolean } };
+}
+
 /** A streamed turn the run sent, as it came. */
 export interface StreamedTurn {
   /** The chat it was sent to (created by the send, 3.4). */
@@ -24,7 +36,7 @@ export interface StreamedTurn {
   /** Its `Idempotency-Key`. */
   key: string;
   /** The body sent. */
-  body: { content: string; permission_mode: 'auto' };
+  body: TurnBody;
   /** The answer, events included. */
   answer: StreamAnswer;
 }
@@ -36,22 +48,28 @@ export interface SyncTurn {
   /** Its `Idempotency-Key`. */
   key: string;
   /** The body sent. */
-  body: { content: string; permission_mode: 'auto' };
+  body: TurnBody;
   /** The answer. */
   answer: Answer;
 }
 
+/** The `message.error` codes, and sync statuses, of a turn that failed for reasons of the model, not the contract. */
+const TRANSIENT_CODES = new Set(['upstream_error', 'turn_timeout']);
+
 /**
- * What the checks share: the wire, the credentials, what the run created (and so may delete), and the
- * two turns, each sent once on first need.
+ * What the checks share: the wire, the credentials, what the run created (and so may change and delete),
+ * and the two turns, each sent once on first need.
  */
 export class Context {
   /** Chats the run created. */
   readonly chats = new Set<string>();
   /** Skills the run created and has not deleted yet. */
   readonly skills = new Set<number>();
-  #streamed: Promise<StreamedTurn> | undefined;
-  #synced: Promise<SyncTurn> | undefined;
+  /** The start of every name the run gives, so that what it made is recognisable in the service. */
+  readonly prefix = `convo-conformance-${crypto.randomUUID().slice(0, 8)}`;
+  /** The check running now: whoever first needs a shared turn owns its failure. */
+  current: Check | undefined;
+  #shared = new Map<string, { owner: Check | undefined; promise: Promise<unknown> }>();
 
   constructor(
     readonly wire: Wire,
@@ -69,6 +87,11 @@ export class Context {
     return token;
   }
 
+  /** A name for something the run creates: the run's prefix, then `what`. */
+  name(what: string): string {
+    return `${this.prefix} ${what}`;
+  }
+
   /** A new chat id: sending to it creates it (3.4); `sendTo` records it. */
   newChatId(): string {
     return crypto.randomUUID();
@@ -76,7 +99,7 @@ export class Context {
 
   /**
    * Records the chat a turn was sent to as the run's own when the send was answered 2xx, or not read to the
-   * end (it may exist); a refusal created nothing, and deleting it would fail.
+   * end (it may exist); a refusal created nothing, and deleting it would fail. The id is the run's own.
    */
   sentTo(chatId: string, answer: Answer | undefined): void {
     if (!answer || (answer.status >= 200 && answer.status <= 299)) this.chats.add(chatId);
@@ -94,55 +117,150 @@ export class Context {
   }
 
   /**
-   * Records the chat or skill a creation answered with, whatever success status it came with, so that the cleanup deletes
-   * it even when the check then fails.
+   * The id of the skill or chat a creation answered with, recorded as the run's own only when it is one:
+   * a success, an id of the contract's format (4.1 an integer, 4.2 a uuid) that the run has not seen yet,
+   * which reads back with the name the run gave (a service that answers with an existing id is caught
+   * before anything changes it). Anything else fails, and the run never touches that id again.
    */
-  created(answer: Answer): void {
-    const id = (answer.data as { id?: unknown } | undefined)?.id;
-    if (answer.status < 200 || answer.status > 299) return;
-    if (typeof id === 'string') this.chats.add(id);
-    else if (typeof id === 'number') this.skills.add(id);
+  async created(kind: 'skill', answer: Answer, name: string): Promise<number>;
+  async created(kind: 'chat', answer: Answer, name: string): Promise<string>;
+  async created(kind: 'skill' | 'chat', answer: Answer, name: string): Promise<number | string> {
+    if (answer.status !== 201) expectStatus(answer, kind === 'skill' ? 201 : 200);
+    const data = answer.data as { id?: unknown; name?: unknown } | undefined;
+    const id = data?.id;
+    const ok =
+      kind === 'skill'
+        ? Number.isSafeInteger(id) && (id as number) > 0 && !this.skills.has(id as number)
+        : typeof id === 'string' && Uuid.safeParse(id).success && !this.chats.has(id);
+    const expected = `a new ${kind} named ${show(name)} with ${kind === 'skill' ? 'an integer id (4.1)' : 'a uuid id (4.2)'}`;
+    expectThat(ok && data?.name === name, expected, () => `id ${show(id)} named ${show(data?.name)}`, answer);
+    const read = await this.wire.call('GET', `/api/v1/${kind}s/${id}`, { token: this.tokens.main });
+    const readName = (read.data as { name?: unknown } | undefined)?.name;
+    // Only a read-back naming another record vetoes the id: an unreadable one leaves it the run's to delete.
+    if (typeof readName !== 'string' || readName === name) {
+      if (kind === 'skill') this.skills.add(id as number);
+      else this.chats.add(id as string);
+    }
+    expectThat(
+      read.status === 200 && readName === name,
+      `${kind} ${show(id)} reading back as created, named ${show(name)}`,
+      () => `${read.status} named ${show(readName)}`,
+      read,
+    );
+    return id as number | string;
   }
 
   /** A new `Idempotency-Key`. */
   newKey(): string {
-    return `conformance-${crypto.randomUUID()}`;
+    return `${this.prefix}-${crypto.randomUUID()}`;
+  }
+
+  /**
+   * Shares what `make` gives among checks: the check that first needs it owns its failure; the others are
+   * skipped as blocked by that one (one defect, one FAIL).
+   */
+  async once<T>(key: string, make: () => Promise<T>): Promise<T> {
+    let entry = this.#shared.get(key);
+    if (!entry) {
+      entry = { owner: this.current, promise: make() };
+      this.#shared.set(key, entry);
+    }
+    try {
+      return (await entry.promise) as T;
+    } catch (error) {
+      if (entry.owner && entry.owner !== this.current && error instanceof Failure) {
+        throw new Skip(`blocked by ${blockedBy(entry.owner)}`);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Sends a plain turn with `send`, once more on a new chat and key when the model failed (a transient
+   * `upstream_error` or `turn_timeout`); a second such failure is no verdict on the contract: a skip.
+   */
+  private async plainTurn<T extends { answer: Answer }>(
+    send: () => Promise<T>,
+    failedHow: (turn: T) => string | undefined,
+  ): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const turn = await send();
+      const failed = failedHow(turn);
+      if (failed === undefined) return turn;
+      if (attempt === 2)
+        throw new Skip(`a plain turn failed twice (${failed}): the model, not the contract; run again`);
+    }
+  }
+
+  /** The body of a plain turn. */
+  turnBody(): TurnBody {
+    return {
+      content: TURN_CONTENT,
+      permission_mode: 'auto',
+      metadata: { run: this.prefix, nested: { list: [1, 2], flag: true } },
+    };
   }
 
   /** The run's streamed turn, sent on first need (4.4). */
   streamed(): Promise<StreamedTurn> {
-    this.#streamed ??= (async () => {
-      const chatId = this.newChatId();
-      const key = this.newKey();
-      const body = { content: TURN_CONTENT, permission_mode: 'auto' as const };
-      const answer = await this.sendTo(chatId, () =>
-        this.wire.stream(`/api/v1/chats/${chatId}/messages/stream`, { token: this.tokens.main, body, key }),
-      );
-      if (answer.status !== 200 || !answer.contentType.startsWith('text/event-stream')) {
-        throw new Failure(
-          '4.4: 200 text/event-stream',
-          `${answer.status} ${answer.contentType || 'no content type'} ${show(answer.body)}`,
-          answer.requestId,
-        );
-      }
-      return { chatId, key, body, answer };
-    })();
-    return this.#streamed;
+    return this.once('streamed', () =>
+      this.plainTurn(
+        async () => {
+          const chatId = this.newChatId();
+          const key = this.newKey();
+          const body = this.turnBody();
+          const answer = await this.sendTo(chatId, () =>
+            this.wire.stream(`/api/v1/chats/${chatId}/messages/stream`, {
+              token: this.tokens.main,
+              body,
+              key,
+            }),
+          );
+          if (answer.status !== 200 || !answer.contentType.startsWith('text/event-stream')) {
+            throw new Failure(
+              '4.4: 200 text/event-stream',
+              `${answer.status} ${answer.contentType || 'no content type'} ${show(answer.body)}`,
+              answer,
+            );
+          }
+          return { chatId, key, body, answer };
+        },
+        ({ answer }) => {
+          const end = answer.events.at(-1);
+          const code =
+            end?.event === 'message.error' ? (end.data as { code?: unknown } | null)?.code : undefined;
+          return typeof code === 'string' && TRANSIENT_CODES.has(code) ? `message.error ${code}` : undefined;
+        },
+      ),
+    );
   }
 
   /** The run's synchronous turn, sent on first need (4.3). */
   synced(): Promise<SyncTurn> {
-    this.#synced ??= (async () => {
-      const chatId = this.newChatId();
-      const key = this.newKey();
-      const body = { content: TURN_CONTENT, permission_mode: 'auto' as const };
-      const answer = await this.sendTo(chatId, () =>
-        this.wire.call('POST', `/api/v1/chats/${chatId}/messages`, { token: this.tokens.main, body, key }),
-      );
-      expectStatus(answer, 200);
-      return { chatId, key, body, answer };
-    })();
-    return this.#synced;
+    return this.once('synced', () =>
+      this.plainTurn(
+        async () => {
+          const chatId = this.newChatId();
+          const key = this.newKey();
+          const body = this.turnBody();
+          const answer = await this.sendTo(chatId, () =>
+            this.wire.call('POST', `/api/v1/chats/${chatId}/messages`, {
+              token: this.tokens.main,
+              body,
+              key,
+            }),
+          );
+          return { chatId, key, body, answer };
+        },
+        ({ answer }) => {
+          if (answer.code !== undefined && TRANSIENT_CODES.has(answer.code) && answer.status >= 500) {
+            return `${answer.status} ${answer.code}`;
+          }
+          expectStatus(answer, 200);
+          return undefined;
+        },
+      ),
+    );
   }
 
   /** Deletes what the run created and nothing else; returns what could not be deleted. */
@@ -168,13 +286,8 @@ export function expectStatus(answer: Answer, status: number, code?: string): voi
   throw new Failure(
     code === undefined ? `status ${status}` : `${status} ${code}`,
     `${answer.status} ${answer.code ?? show(answer.body, 200)}`,
-    answer.requestId,
+    answer,
   );
-}
-
-/** Fails unless the answer is a success (200 or 201: 4.2 does not say which a chat's creation answers). */
-export function expectCreated(answer: Answer): void {
-  if (answer.status !== 201) expectStatus(answer, 200);
 }
 
 /** The events of a streamed turn by name, in order. */

@@ -5,6 +5,7 @@
  * @module
  */
 export type { Tokens } from './context.js';
+export { formatJunit } from './junit.js';
 export { formatReport } from './report.js';
 export { type ConformanceOptions, runConformance } from './run.js';
-export type { CheckResult, ConformanceReport, Outcome } from './types.js';
+export type { CheckResult, ConformanceReport, Coverage, FailedRequest, Outcome } from './types.js';

@@ -1,8 +1,10 @@
-import { ValidationError, type ValidationIssue } from '../errors/index.js';
-import { CHECKS } from './checks/index.js';
+import { ValidationError, type ValidationIssue } from '../index.js';
+import { blockedBy, CHECKS, type Check } from './checks/index.js';
 import { Context, type Tokens } from './context.js';
+import { coverageOf } from './coverage.js';
+import { sanitizeJson, sanitizerOf } from './sanitize.js';
 import type { CheckResult, ConformanceReport, Outcome } from './types.js';
-import { Failure, Skip } from './verdict.js';
+import { Failure, Skip, Warning } from './verdict.js';
 import { Wire } from './wire.js';
 
 /** What `runConformance` takes. */
@@ -22,7 +24,7 @@ export interface ConformanceOptions {
   maxRequests?: number | undefined;
   /** How long one request, a whole stream included, may take (default 120,000 ms). */
   requestTimeoutMs?: number | undefined;
-  /** How long the whole run may take (default 600,000 ms). */
+  /** How long the whole run may take, the cleanup included (default 600,000 ms). */
   timeoutMs?: number | undefined;
   /** The fetch to use (default: the global one). */
   fetch?: typeof fetch | undefined;
@@ -30,14 +32,27 @@ export interface ConformanceOptions {
 
 /** What a run does not check, and why: behaviours only a scripted model or an outage can show. */
 const NOT_CHECKED: ReadonlyArray<Omit<CheckResult, 'outcome'>> = [
-  { section: '4.5', title: 'interaction answers', reason: 'needs a scripted model: a turn that asks' },
+  {
+    section: '4.5',
+    title: 'interaction answers accepted and resolved',
+    reason: 'needs a scripted model: a turn that asks',
+  },
   { section: '6', title: 'message.error and its codes', reason: 'needs a scripted model: a turn that fails' },
   { section: '6', title: 'ping every 15 s of silence', reason: 'needs a scripted model: a silent turn' },
-  { section: '7.3', title: 'api_v1_chat_busy', reason: 'needs a scripted model: a turn that runs long' },
+  {
+    section: '7.3',
+    title: 'api_v1_turn_in_progress',
+    reason: 'needs a scripted model: a synchronous turn still running when its key is sent again',
+  },
+  {
+    section: '7.5',
+    title: 'api_v1_action_not_pending and the outage answers',
+    reason: 'needs a scripted model: a turn that asks, and an outage',
+  },
 ];
 
-/** How long the cleanup may take, whatever stopped the run. */
-const CLEANUP_MS = 60_000;
+/** The share of the run's time kept for the cleanup, whatever stopped the checks: a quarter, at most a minute. */
+const cleanupMs = (total: number) => Math.min(60_000, Math.ceil(total / 4));
 
 const SECTION = /^\d+(\.\d+)*$/;
 
@@ -60,8 +75,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     ]);
   }
   const started = Date.now();
+  const total = options.timeoutMs ?? 600_000;
+  // The checks stop early enough for the cleanup to finish within the run's whole bound.
+  const deadline = AbortSignal.timeout(total);
   const signal = AbortSignal.any([
-    AbortSignal.timeout(options.timeoutMs ?? 600_000),
+    AbortSignal.timeout(total - cleanupMs(total)),
     ...(options.signal ? [options.signal] : []),
   ]);
   const wire = new Wire({
@@ -74,6 +92,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const ctx = new Context(wire, options.tokens);
   const results: CheckResult[] = [];
   await checkMainToken(wire, options.tokens.main);
+  // One defect, one FAIL: a later failure with the same expected and got is reported as blocked by the first.
+  const defects = new Map<string, Check>();
   try {
     for (const check of checks) {
       const head = { section: check.section, title: check.title };
@@ -81,11 +101,17 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         results.push({ ...head, outcome: 'skip', reason: 'the run was stopped or ran out of time' });
         continue;
       }
+      ctx.current = check;
       try {
         await check.run(ctx);
         results.push({ ...head, outcome: 'pass' });
       } catch (error) {
-        results.push({ ...head, ...verdictOf(error, wire) });
+        const verdict = verdictOf(error, wire);
+        const defect = verdict.outcome === 'fail' ? `${verdict.expected} => ${verdict.got}` : undefined;
+        const first = defect === undefined ? undefined : defects.get(defect);
+        if (first) results.push({ ...head, outcome: 'skip', reason: `blocked by ${blockedBy(first)}` });
+        else results.push({ ...head, ...verdict });
+        if (defect !== undefined && !first) defects.set(defect, check);
       }
     }
     for (const skipped of NOT_CHECKED.filter((item) => selected(item.section))) {
@@ -93,7 +119,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     }
   } finally {
     // Cleanup gets its own allowance of requests, so a run that used its bound still leaves nothing behind.
-    wire.allow(ctx.chats.size + ctx.skills.size, AbortSignal.timeout(CLEANUP_MS));
+    wire.allow(ctx.chats.size + ctx.skills.size, deadline);
     const left = await ctx.cleanup();
     if (left.length > 0) {
       results.push({
@@ -105,12 +131,15 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       });
     }
   }
-  const counts: Record<Outcome, number> = { pass: 0, fail: 0, skip: 0 };
+  const counts: Record<Outcome, number> = { pass: 0, fail: 0, warn: 0, skip: 0 };
   for (const result of results) counts[result.outcome]++;
+  // Whatever the service sent reaches the report only through here: no credential, no control character.
+  const sanitize = sanitizerOf(Object.values(options.tokens));
   return {
     url,
-    results,
+    results: sanitizeJson(results, sanitize),
     counts,
+    coverage: sanitizeJson(coverageOf(wire), sanitize),
     requests: wire.requests,
     durationMs: Date.now() - started,
     ok: counts.fail === 0,
@@ -123,8 +152,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
  */
 function verdictOf(error: unknown, wire: Wire): Omit<CheckResult, 'section' | 'title'> {
   if (error instanceof Failure) {
-    const { expected, got, requestId } = error;
-    return { outcome: 'fail', expected, got, requestId };
+    const { expected, got, request } = error;
+    const outcome = error instanceof Warning ? 'warn' : 'fail';
+    return { outcome, expected, got, request, requestId: request?.requestId };
   }
   if (error instanceof Skip) return { outcome: 'skip', reason: error.message };
   const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
@@ -133,6 +163,7 @@ function verdictOf(error: unknown, wire: Wire): Omit<CheckResult, 'section' | 't
     outcome: 'fail',
     expected: 'an answer the check can read',
     got: last ? `${what}; the last answer: ${last.call} ${last.status} ${last.summary}` : what,
+    request: last && { call: last.call, status: last.status, requestId: last.requestId },
     requestId: last?.requestId,
   };
 }

@@ -2,10 +2,12 @@ import { createParser } from 'eventsource-parser';
 import * as z from 'zod/mini';
 import { Uuid } from '../contract/checks.js';
 import { EnvelopeSchema } from '../contract/envelope.js';
-import { Skip } from './verdict.js';
+import { Failure, Skip, show } from './verdict.js';
 
-/** An answer as it came: the status, the parsed JSON body (or undefined), its request id. */
+/** An answer as it came: the call, the status, the parsed JSON body (or undefined), its request id. */
 export interface Answer {
+  /** The request's method and path: `GET /api/v1/chats`. */
+  call: string;
   /** HTTP status. */
   status: number;
   /** The parsed body, or undefined when it was not JSON. */
@@ -38,6 +40,8 @@ export interface StreamAnswer extends Answer {
 export interface EnvelopeProblem {
   /** Which call: `GET /api/v1/skills`. */
   call: string;
+  /** Its status. */
+  status: number;
   /** What was wrong. */
   problem: string;
   /** The request id, when one came. */
@@ -71,8 +75,14 @@ export interface WireOptions {
 }
 
 /** The most bytes read of one answer, and the most events of one stream. */
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
-const MAX_EVENTS = 20_000;
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+export const MAX_EVENTS = 20_000;
+
+/**
+ * What a path may hold: `/api/v1/` then segments of URL-safe characters, none of them `.` or `..` (which
+ * `new URL` would resolve: a chat id `../skills/1` must not turn a chat's DELETE into a skill's).
+ */
+const SAFE_PATH = /^\/api\/v1(\/(?!\.{1,2}(?:[/?]|$))[A-Za-z0-9._~-]+)+(\?[A-Za-z0-9._~=&-]*)?$/;
 
 const ListMetaSchema = z.looseObject({ page: z.int(), size: z.int(), total: z.int() });
 
@@ -94,6 +104,8 @@ export class Wire {
   lists = 0;
   /** The last answer read, when one was. */
   last: LastAnswer | undefined;
+  /** Every call made (`GET /api/v1/chats`, query left out), status seen and `message_code` seen. */
+  readonly seen = { calls: new Set<string>(), statuses: new Set<number>(), codes: new Set<string>() };
 
   #maxRequests: number;
   #signal: AbortSignal;
@@ -120,31 +132,55 @@ export class Wire {
   ): Promise<Answer> {
     const response = await this.send(method, path, init, 'application/json');
     const text = await response.text;
-    const answer = toAnswer(response.status, parseJson(text));
+    const answer = toAnswer(`${method} ${path}`, response.status, parseJson(text));
+    if (answer.code !== undefined) this.seen.codes.add(answer.code);
     this.remember(`${method} ${path}`, response.contentType, text, answer);
     this.inspect(`${method} ${path}`, answer, init.list === true);
     return answer;
   }
 
-  /** Sends a streaming turn and reads its events to the end of the body. */
-  async stream(path: string, init: { token: string; body: unknown; key: string }): Promise<StreamAnswer> {
-    const response = await this.send('POST', path, init, 'text/event-stream');
+  /**
+   * Sends a streaming turn and reads its events to the end of the body, handing each to `onEvent` as it
+   * arrives (to act while the turn runs: cancel it, send another).
+   */
+  async stream(
+    path: string,
+    init: { token: string; body: unknown; key: string },
+    onEvent?: (event: WireEvent) => void,
+  ): Promise<StreamAnswer> {
     const events: WireEvent[] = [];
-    if (!response.contentType.startsWith('text/event-stream')) {
+    let overflow = false;
+    const parser = createParser({
+      onEvent: (event) => {
+        if (events.length >= MAX_EVENTS) overflow = true;
+        else {
+          const read = { event: event.event ?? 'message', data: parseJson(event.data) ?? event.data };
+          events.push(read);
+          onEvent?.(read);
+        }
+      },
+    });
+    const isStream = (contentType: string) => contentType.startsWith('text/event-stream');
+    const response = await this.send('POST', path, init, 'text/event-stream', (contentType) =>
+      isStream(contentType) ? (chunk) => parser.feed(chunk) : undefined,
+    );
+    const streaming = isStream(response.contentType);
+    if (!streaming) {
       const text = await response.text;
-      const answer = toAnswer(response.status, parseJson(text));
+      const answer = toAnswer(`POST ${path}`, response.status, parseJson(text));
+      if (answer.code !== undefined) this.seen.codes.add(answer.code);
       this.remember(`POST ${path}`, response.contentType, text, answer);
       this.inspect(`POST ${path}`, answer, false);
       return { ...answer, contentType: response.contentType, events };
     }
-    const parser = createParser({
-      onEvent: (event) => {
-        if (events.length >= MAX_EVENTS) throw new Skip(`the stream sent more than ${MAX_EVENTS} events`);
-        events.push({ event: event.event ?? 'message', data: parseJson(event.data) ?? event.data });
-      },
-    });
-    const text = await response.text;
-    parser.feed(text);
+    await response.text;
+    if (overflow) {
+      throw new Failure(`a stream the kit can read (at most ${MAX_EVENTS} events)`, 'more events', {
+        call: `POST ${path}`,
+        status: response.status,
+        requestId: undefined,
+      });
+    }
     const start = events.find((event) => event.event === 'message.start')?.data;
     const startId = (start as { request_id?: unknown } | undefined)?.request_id;
     const requestId = typeof startId === 'string' ? startId : undefined;
@@ -155,6 +191,7 @@ export class Wire {
       requestId,
     };
     return {
+      call: `POST ${path}`,
       status: response.status,
       body: undefined,
       requestId,
@@ -170,11 +207,17 @@ export class Wire {
     path: string,
     init: { token: string | undefined; body?: unknown; key?: string },
     accept: string,
+    reader?: (contentType: string) => ((chunk: string) => void) | undefined,
   ): Promise<{ status: number; contentType: string; text: Promise<string> }> {
     if (this.requests >= this.#maxRequests) {
       throw new Skip(`the run's bound of ${this.options.maxRequests} requests was reached`);
     }
+    if (this.#signal.aborted) throw new Skip('the run was stopped or ran out of time');
+    if (!SAFE_PATH.test(path)) {
+      throw new Failure('ids that fit in a path (4.1: an integer; 4.2: a uuid)', `the path ${show(path)}`);
+    }
     this.requests++;
+    this.seen.calls.add(`${method} ${path.replace(/\?.*/, '')}`);
     const headers: Record<string, string> = { accept };
     if (init.token !== undefined) headers.authorization = `Bearer ${init.token}`;
     if (init.key !== undefined) headers['idempotency-key'] = init.key;
@@ -191,15 +234,34 @@ export class Wire {
         redirect: 'manual',
       });
     } catch (error) {
-      throw new Skip(`${method} ${path} got no answer: ${describe(error, signal)}`);
+      throw this.unreadable(`${method} ${path}`, undefined, `no answer: ${describe(error, signal)}`);
     }
+    this.seen.statuses.add(response.status);
+    const contentType = response.headers.get('content-type') ?? '';
     return {
       status: response.status,
-      contentType: response.headers.get('content-type') ?? '',
-      text: readBounded(response, signal).catch((error: unknown) => {
-        throw new Skip(`${method} ${path}: the body could not be read: ${describe(error, signal)}`);
+      contentType,
+      text: readBounded(response, signal, reader?.(contentType)).catch((error: unknown) => {
+        throw this.unreadable(
+          `${method} ${path}`,
+          response.status,
+          `a body that could not be read: ${describe(error, signal)}`,
+        );
       }),
     };
+  }
+
+  /**
+   * What an answer the run could not read becomes: a failure of the service (no answer in time, a body
+   * over the bound), unless the run itself was stopped, which is no verdict on the service.
+   */
+  private unreadable(call: string, status: number | undefined, got: string): Error {
+    if (this.#signal.aborted) return new Skip('the run was stopped or ran out of time');
+    return new Failure(
+      `an answer within ${this.options.requestTimeoutMs} ms and ${MAX_BODY_BYTES} bytes`,
+      got,
+      { call, status, requestId: undefined },
+    );
   }
 
   private remember(call: string, contentType: string, text: string, answer: Answer): void {
@@ -219,7 +281,8 @@ export class Wire {
         : !Uuid.safeParse(envelope.data.meta.request_id).success
           ? `meta.request_id ${JSON.stringify(envelope.data.meta.request_id)} is not a UUID`
           : undefined;
-    if (problem) this.envelopeProblems.push({ call, problem, requestId: answer.requestId });
+    if (problem)
+      this.envelopeProblems.push({ call, status: answer.status, problem, requestId: answer.requestId });
     if (!list) return;
     this.lists++;
     const meta = (answer.body as { meta?: unknown } | undefined)?.meta;
@@ -230,6 +293,7 @@ export class Wire {
       );
       this.listProblems.push({
         call,
+        status: answer.status,
         problem: `meta lacks an integer ${missing.join(', ')}`,
         requestId: answer.requestId,
       });
@@ -237,12 +301,12 @@ export class Wire {
   }
 }
 
-function toAnswer(status: number, body: unknown): Answer {
+function toAnswer(call: string, status: number, body: unknown): Answer {
   const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const meta = record.meta as Record<string, unknown> | undefined;
   const requestId = typeof meta?.request_id === 'string' ? meta.request_id : undefined;
   const code = typeof record.message_code === 'string' ? record.message_code : undefined;
-  return { status, body, requestId, code, data: record.data };
+  return { call, status, body, requestId, code, data: record.data };
 }
 
 function parseJson(text: string): unknown {
@@ -253,8 +317,12 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The body as text, up to `MAX_BODY_BYTES`; the signal aborts the read too. */
-async function readBounded(response: Response, signal: AbortSignal): Promise<string> {
+/** The body as text, up to `MAX_BODY_BYTES`, each chunk also handed to `onText`; the signal aborts the read too. */
+async function readBounded(
+  response: Response,
+  signal: AbortSignal,
+  onText?: (chunk: string) => void,
+): Promise<string> {
   if (!response.body) return '';
   const reader = response.body.getReader();
   const onAbort = () => void reader.cancel().catch(() => {});
@@ -271,10 +339,14 @@ async function readBounded(response: Response, signal: AbortSignal): Promise<str
         await reader.cancel();
         throw new Error(`the answer is larger than ${MAX_BODY_BYTES} bytes`);
       }
-      text += decoder.decode(value, { stream: true });
+      const chunk = decoder.decode(value, { stream: true });
+      text += chunk;
+      onText?.(chunk);
     }
     if (signal.aborted) throw signal.reason;
-    return text + decoder.decode();
+    const rest = decoder.decode();
+    onText?.(rest);
+    return text + rest;
   } finally {
     signal.removeEventListener('abort', onAbort);
   }

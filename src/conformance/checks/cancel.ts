@@ -1,10 +1,35 @@
-import { CancelResultSchema } from '../../contract/interactions.js';
+import { ANSWERS, type AnswerEndpoint, CancelResultSchema } from '../../contract/interactions.js';
 import { expectStatus } from '../context.js';
 import { expectThat, show } from '../verdict.js';
 import type { Check } from './check.js';
 
-/** Section 4.6 and 7.6: cancelling. */
+/** A body each answer endpoint accepts (4.5), for an interaction that does not exist. */
+const ANSWER_BODIES: Record<AnswerEndpoint, (actionId: string) => Record<string, unknown>> = {
+  'approve-tool': (action_id) => ({
+    action_id,
+    decisions: [{ tool_use_id: 'conformance', approved: false }],
+  }),
+  'respond-plan': (action_id) => ({ action_id, action: 'reject' }),
+  'respond-elicitation': (action_id) => ({ action_id, action: 'decline' }),
+  'cancel-auth': (action_id) => ({ action_id }),
+};
+
+/** Sections 4.6, 7.5 and 7.6: cancelling, and answers to interactions that do not exist. */
 export const CANCEL_CHECKS: Check[] = [
+  {
+    section: '7.5',
+    title: 'each answer endpoint answers an interaction that does not exist with 404 api_v1_action_not_found',
+    async run(ctx) {
+      const { chatId } = await ctx.streamed();
+      for (const { endpoint } of Object.values(ANSWERS)) {
+        const answer = await ctx.wire.call('POST', `/api/v1/chats/${chatId}/actions/${endpoint}`, {
+          token: ctx.tokens.main,
+          body: ANSWER_BODIES[endpoint](`${ctx.prefix}-${crypto.randomUUID()}`),
+        });
+        expectStatus(answer, 404, 'api_v1_action_not_found');
+      }
+    },
+  },
   {
     section: '4.6',
     title: 'cancelling a finished turn answers 200 { chat_id, cancelled }, again and again',
@@ -21,7 +46,7 @@ export const CANCEL_CHECKS: Check[] = [
           data.success && data.data.chat_id === chatId,
           `data { chat_id: "${chatId}", cancelled: boolean }`,
           () => show(answer.data),
-          answer.requestId,
+          answer,
         );
       }
     },

@@ -15,27 +15,22 @@ export const CATALOG_CHECKS: Check[] = [
       const answer = await ctx.wire.call('GET', '/api/v1/chat/catalog', { token: ctx.tokens.main });
       expectStatus(answer, 200);
       const parsed = CatalogSchema.safeParse(answer.data);
-      expectThat(
-        parsed.success,
-        'data matching the catalog of 2.5',
-        () => show(answer.data),
-        answer.requestId,
-      );
+      expectThat(parsed.success, 'data matching the catalog of 2.5', () => show(answer.data), answer);
       const catalog = parsed.data;
       const other = catalog.models.filter((model) => model.type !== 'COMPLETION');
-      expectThat(other.length === 0, 'only COMPLETION models', () => show(other), answer.requestId);
+      expectThat(other.length === 0, 'only COMPLETION models', () => show(other), answer);
       expectThat(
         show(catalog.permission_modes) === '["manual","auto"]',
         'permission_modes ["manual","auto"]',
         () => show(catalog.permission_modes),
-        answer.requestId,
+        answer,
       );
       const missing = BLOCKS.filter((block) => catalog[block] === undefined);
       expectThat(
         missing.length === 0,
         'the libraries, skills and connectors blocks for a credential with every scope',
         () => `no ${missing.join(', ')}`,
-        answer.requestId,
+        answer,
       );
     },
   },
@@ -51,7 +46,7 @@ export const CATALOG_CHECKS: Check[] = [
         present.length === 0,
         'no libraries, skills or connectors block for a chat:read credential',
         () => `${present.join(', ')}: ${show(present.map((block) => data[block]))}`,
-        answer.requestId,
+        answer,
       );
     },
   },

@@ -1,20 +1,23 @@
 import { ChatDeletedSchema, ChatSchema } from '../../contract/chat.js';
-import { type Context, expectCreated, expectStatus } from '../context.js';
+import { type Context, expectStatus } from '../context.js';
 import { expectThat, show } from '../verdict.js';
 import type { Answer } from '../wire.js';
 import type { Check } from './check.js';
+import { expectUtc } from './fields.js';
+import { byId, findListed } from './lists.js';
 
 function chatOf(answer: Answer) {
   const parsed = ChatSchema.safeParse(answer.data);
-  expectThat(parsed.success, 'data matching the chat of 2.3', () => show(answer.data), answer.requestId);
+  expectThat(parsed.success, 'data matching the chat of 2.3', () => show(answer.data), answer);
   return parsed.data;
 }
 
-async function createChat(ctx: Context, name: string) {
+/** Creates a chat named with the run's prefix; fails unless the answer is that new chat (2.3). */
+export async function createChat(ctx: Context, what: string) {
+  const name = ctx.name(what);
   const answer = await ctx.wire.call('POST', '/api/v1/chats', { token: ctx.tokens.main, body: { name } });
-  ctx.created(answer);
-  expectCreated(answer);
-  return chatOf(answer);
+  const id = await ctx.created('chat', answer, name);
+  return { ...chatOf(answer), id, answer };
 }
 
 const idsOf = (answer: Answer): unknown[] =>
@@ -25,25 +28,48 @@ export const CHAT_CHECKS: Check[] = [
   {
     section: '4.2',
     title:
-      'chats are created, read, renamed, marked favorite, listed newest first and filtered by is_favorite',
+      'chats are created (timestamps in UTC), read, renamed, marked favorite and filtered by is_favorite',
     async run(ctx) {
-      const older = await createChat(ctx, 'conformance older');
-      const newer = await createChat(ctx, 'conformance newer');
+      const older = await createChat(ctx, 'older');
+      expectUtc(older.answer, older.answer.data as Record<string, unknown>, ['created_at', 'updated_at']);
+      const newer = await createChat(ctx, 'newer');
       const read = await ctx.wire.call('GET', `/api/v1/chats/${older.id}`, { token: ctx.tokens.main });
       expectStatus(read, 200);
-      expectThat(chatOf(read).id === older.id, `chat ${older.id}`, () => show(read.data), read.requestId);
+      expectThat(chatOf(read).id === older.id, `chat ${older.id}`, () => show(read.data), read);
       const patched = await ctx.wire.call('PATCH', `/api/v1/chats/${newer.id}`, {
         token: ctx.tokens.main,
-        body: { name: 'conformance favorite', is_favorite: true },
+        body: { name: ctx.name('favorite'), is_favorite: true },
       });
       expectStatus(patched, 200);
       const favorite = chatOf(patched);
       expectThat(
-        favorite.name === 'conformance favorite' && favorite.is_favorite,
-        'name "conformance favorite", is_favorite true',
+        favorite.name === ctx.name('favorite') && favorite.is_favorite,
+        `name ${show(ctx.name('favorite'))}, is_favorite true`,
         () => show({ name: favorite.name, is_favorite: favorite.is_favorite }),
-        patched.requestId,
+        patched,
       );
+      const favorites = await findListed(ctx, '/api/v1/chats?is_favorite=true', byId(older.id));
+      expectThat(
+        favorites.item === undefined,
+        'is_favorite=true not listing a chat that is not one',
+        () => show(favorites.item),
+        favorites.answer,
+      );
+      const listed = await findListed(ctx, '/api/v1/chats?is_favorite=true', byId(newer.id));
+      expectThat(
+        listed.item !== undefined,
+        `is_favorite=true listing chat ${newer.id}`,
+        () => 'not listed',
+        listed.answer,
+      );
+    },
+  },
+  {
+    section: '4.2',
+    title: 'chats are listed newest first (chats stamped with the same time may come in either order)',
+    async run(ctx) {
+      const older = await createChat(ctx, 'first');
+      const newer = await createChat(ctx, 'second');
       const list = await ctx.wire.call('GET', '/api/v1/chats?size=200', {
         token: ctx.tokens.main,
         list: true,
@@ -51,23 +77,14 @@ export const CHAT_CHECKS: Check[] = [
       expectStatus(list, 200);
       const ids = idsOf(list);
       const [a, b] = [ids.indexOf(newer.id), ids.indexOf(older.id)];
+      // The newest are on the first page. Two chats the service stamped alike (one that keeps timestamps to
+      // the second, say) tie, and may come in either order.
+      const tie = Date.parse(newer.created_at) <= Date.parse(older.created_at);
       expectThat(
-        a >= 0 && b > a,
-        'the newer chat listed before the older one',
-        () => show(ids),
-        list.requestId,
-      );
-      const favorites = await ctx.wire.call('GET', '/api/v1/chats?is_favorite=true&size=200', {
-        token: ctx.tokens.main,
-        list: true,
-      });
-      expectStatus(favorites, 200);
-      const only = idsOf(favorites);
-      expectThat(
-        only.includes(newer.id) && !only.includes(older.id),
-        'is_favorite=true lists the favorite chat and not the other',
-        () => show(only),
-        favorites.requestId,
+        a >= 0 && b >= 0 && (a < b || tie),
+        'the chat made second listed before the one made first, both on the first page',
+        () => `positions ${a} and ${b} of ${show(ids, 200)}`,
+        list,
       );
     },
   },
@@ -75,7 +92,7 @@ export const CHAT_CHECKS: Check[] = [
     section: '4.2',
     title: 'delete is soft: { id, deleted: true }, then 404 and gone from the list',
     async run(ctx) {
-      const chat = await createChat(ctx, 'conformance deleted');
+      const chat = await createChat(ctx, 'deleted');
       const deleted = await ctx.wire.call('DELETE', `/api/v1/chats/${chat.id}`, { token: ctx.tokens.main });
       expectStatus(deleted, 200);
       const data = ChatDeletedSchema.safeParse(deleted.data);
@@ -83,7 +100,7 @@ export const CHAT_CHECKS: Check[] = [
         data.success && data.data.id === chat.id,
         `data { id: "${chat.id}", deleted: true }`,
         () => show(deleted.data),
-        deleted.requestId,
+        deleted,
       );
       ctx.chats.delete(chat.id);
       expectStatus(
@@ -91,12 +108,8 @@ export const CHAT_CHECKS: Check[] = [
         404,
         'api_v1_not_found',
       );
-      const list = await ctx.wire.call('GET', '/api/v1/chats?size=200', {
-        token: ctx.tokens.main,
-        list: true,
-      });
-      expectStatus(list, 200);
-      expectThat(!idsOf(list).includes(chat.id), `no chat ${chat.id} listed`, () => show(idsOf(list)));
+      const listed = await findListed(ctx, '/api/v1/chats', byId(chat.id));
+      expectThat(listed.item === undefined, `no chat ${chat.id} listed`, () => 'listed', listed.answer);
     },
   },
   {
@@ -120,8 +133,8 @@ export const CHAT_CHECKS: Check[] = [
       'lists page from 1 with size 50 by default, up to 200; pages do not overlap; out-of-range sizes are refused or capped',
     async run(ctx) {
       const token = ctx.tokens.main;
-      await createChat(ctx, 'conformance page a');
-      await createChat(ctx, 'conformance page b');
+      await createChat(ctx, 'page a');
+      await createChat(ctx, 'page b');
       const plain = await ctx.wire.call('GET', '/api/v1/chats', { token, list: true });
       expectStatus(plain, 200);
       const meta = (plain.body as { meta?: { page?: unknown; size?: unknown } } | undefined)?.meta;
@@ -129,7 +142,7 @@ export const CHAT_CHECKS: Check[] = [
         meta?.page === 1 && meta.size === 50,
         'meta.page 1 and meta.size 50 by default',
         () => show(meta),
-        plain.requestId,
+        plain,
       );
       expectStatus(await ctx.wire.call('GET', '/api/v1/chats?size=200', { token, list: true }), 200);
       const first = await ctx.wire.call('GET', '/api/v1/chats?page=1&size=1', { token, list: true });
@@ -141,7 +154,7 @@ export const CHAT_CHECKS: Check[] = [
         a.length === 1 && b.length === 1 && a[0] !== b[0],
         'one different chat on each of pages 1 and 2 of size 1',
         () => `${show(a)} then ${show(b)}`,
-        second.requestId,
+        second,
       );
       for (const query of ['size=201', 'size=0', 'page=0']) {
         const answer = await ctx.wire.call('GET', `/api/v1/chats?${query}`, { token, list: true });
@@ -156,7 +169,7 @@ export const CHAT_CHECKS: Check[] = [
           (answer.status >= 400 && answer.status < 500) || capped,
           `${query}: a 4xx, or a page within 1..200`,
           () => `${answer.status} meta ${show(got)}`,
-          answer.requestId,
+          answer,
         );
       }
     },

@@ -9,3 +9,6 @@ export interface Check {
   /** Throws a `Failure` when the service is off the contract, a `Skip` when the check cannot run. */
   run(ctx: Context): Promise<void>;
 }
+
+/** How a result blocked by an earlier check's failure names that check. */
+export const blockedBy = (check: Check): string => `${check.section} "${check.title}"`;

@@ -19,7 +19,7 @@ export const ENVELOPE_CHECKS: Check[] = [
         problems.length === 0,
         `the envelope on all ${ctx.wire.successes} successful answers`,
         () => describe(problems),
-        problems[0]?.requestId,
+        problems[0],
       );
     },
   },
@@ -35,7 +35,7 @@ export const ENVELOPE_CHECKS: Check[] = [
         problems.length === 0,
         `meta.page, size and total on all ${ctx.wire.lists} list answers`,
         () => describe(problems),
-        problems[0]?.requestId,
+        problems[0],
       );
     },
   },

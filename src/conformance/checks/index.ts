@@ -5,11 +5,12 @@ import { CHAT_CHECKS } from './chats.js';
 import type { Check } from './check.js';
 import { ENVELOPE_CHECKS } from './envelope.js';
 import { IDEMPOTENCY_CHECKS } from './idempotency.js';
+import { RUNNING_CHECKS } from './running.js';
 import { SKILL_CHECKS } from './skills.js';
 import { STREAM_CHECKS } from './stream.js';
 import { SYNC_CHECKS } from './sync.js';
 
-export type { Check } from './check.js';
+export { blockedBy, type Check } from './check.js';
 
 /** Every check, in the order a run takes them; the 2.1 checks last, as they read the whole run's answers. */
 export const CHECKS: readonly Check[] = [
@@ -21,5 +22,6 @@ export const CHECKS: readonly Check[] = [
   ...SYNC_CHECKS,
   ...IDEMPOTENCY_CHECKS,
   ...CANCEL_CHECKS,
+  ...RUNNING_CHECKS,
   ...ENVELOPE_CHECKS,
 ];

@@ -1,44 +1,61 @@
+import { LIMITS } from '../../contract/limits.js';
 import { SkillDeletedSchema, SkillSchema } from '../../contract/skill.js';
 import { type Context, expectStatus } from '../context.js';
 import { expectThat, show } from '../verdict.js';
 import type { Answer } from '../wire.js';
 import type { Check } from './check.js';
+import { expectUtc } from './fields.js';
+import { byId, findListed } from './lists.js';
 
 /** `data` parsed as a skill, or a failure naming what did not match. */
 export function skillOf(answer: Answer) {
   const parsed = SkillSchema.safeParse(answer.data);
-  expectThat(parsed.success, 'data matching the skill of 2.2', () => show(answer.data), answer.requestId);
+  expectThat(parsed.success, 'data matching the skill of 2.2', () => show(answer.data), answer);
   return parsed.data;
 }
 
+/** Creates a skill named with the run's prefix; fails unless the answer is that new skill. */
 async function createSkill(ctx: Context) {
-  const name = `conformance ${crypto.randomUUID()}`;
+  const name = ctx.name('skill');
   const answer = await ctx.wire.call('POST', '/api/v1/skills', {
     token: ctx.tokens.main,
     body: { name, instructions: 'Answer briefly.' },
   });
-  ctx.created(answer);
-  expectStatus(answer, 201);
-  const skill = skillOf(answer);
-  return { skill, answer, name };
+  const id = await ctx.created('skill', answer, name);
+  return { skill: { ...skillOf(answer), id }, answer, name };
 }
 
-/** Sections 4.1 and 3.1: the skills resource. */
+/** Sends a skill creation the contract refuses; a skill it saved anyway is the run's to delete. */
+async function refusedSkill(ctx: Context, name: string, instructions: string): Promise<Answer> {
+  const answer = await ctx.wire.call('POST', '/api/v1/skills', {
+    token: ctx.tokens.main,
+    body: { name, instructions },
+  });
+  const id = (answer.data as { id?: unknown } | undefined)?.id;
+  if (answer.status >= 200 && answer.status <= 299 && Number.isSafeInteger(id) && (id as number) > 0) {
+    await ctx.created('skill', answer, name);
+  }
+  return answer;
+}
+
+/** Sections 4.1, 3.1 and 7.2: the skills resource. */
 export const SKILL_CHECKS: Check[] = [
   {
     section: '4.1',
-    title: 'a skill is created (201, defaults personal and public), read, updated and listed',
+    title:
+      'a skill is created (201, defaults personal and public, timestamps in UTC), read by id, updated and listed',
     async run(ctx) {
       const { skill, answer, name } = await createSkill(ctx);
       expectThat(
-        skill.name === name && skill.level === 'personal' && skill.visibility === 'public',
-        `name ${show(name)}, level "personal", visibility "public"`,
-        () => show({ name: skill.name, level: skill.level, visibility: skill.visibility }),
-        answer.requestId,
+        skill.level === 'personal' && skill.visibility === 'public',
+        'level "personal", visibility "public" by default (2.2)',
+        () => show({ level: skill.level, visibility: skill.visibility }),
+        answer,
       );
+      expectUtc(answer, answer.data as Record<string, unknown>, ['created_at']);
       const read = await ctx.wire.call('GET', `/api/v1/skills/${skill.id}`, { token: ctx.tokens.main });
       expectStatus(read, 200);
-      expectThat(skillOf(read).id === skill.id, `skill ${skill.id}`, () => show(read.data), read.requestId);
+      expectThat(skillOf(read).id === skill.id, `skill ${skill.id}`, () => show(read.data), read);
       const renamed = `${name} renamed`;
       const patched = await ctx.wire.call('PATCH', `/api/v1/skills/${skill.id}`, {
         token: ctx.tokens.main,
@@ -50,15 +67,37 @@ export const SKILL_CHECKS: Check[] = [
         updated.name === renamed && updated.level === skill.level,
         `name ${show(renamed)}, level unchanged`,
         () => show({ name: updated.name, level: updated.level }),
-        patched.requestId,
+        patched,
       );
-      const list = await ctx.wire.call('GET', '/api/v1/skills?size=200', {
+      // 4.1 fixes neither the order of the list nor how many skills a credential sees: page through it.
+      const listed = await findListed(ctx, '/api/v1/skills', byId(skill.id));
+      expectThat(
+        listed.item !== undefined,
+        `skill ${skill.id} in the listing`,
+        () => 'not listed',
+        listed.answer,
+      );
+    },
+  },
+  {
+    section: '4.1',
+    title: "a skill's level is not editable: an update naming it is refused or leaves it as it was",
+    async run(ctx) {
+      const { skill } = await createSkill(ctx);
+      const patched = await ctx.wire.call('PATCH', `/api/v1/skills/${skill.id}`, {
         token: ctx.tokens.main,
-        list: true,
+        body: { level: 'company' },
       });
-      expectStatus(list, 200);
-      const ids = Array.isArray(list.data) ? list.data.map((item: { id?: unknown } | null) => item?.id) : [];
-      expectThat(ids.includes(skill.id), `skill ${skill.id} in the listing`, () => show(ids), list.requestId);
+      if (patched.status >= 400 && patched.status <= 499) return;
+      expectStatus(patched, 200);
+      const read = await ctx.wire.call('GET', `/api/v1/skills/${skill.id}`, { token: ctx.tokens.main });
+      expectStatus(read, 200);
+      expectThat(
+        skillOf(read).level === skill.level,
+        `level still ${show(skill.level)} ("level is not editable")`,
+        () => `level ${show(skillOf(read).level)}`,
+        read,
+      );
     },
   },
   {
@@ -74,7 +113,7 @@ export const SKILL_CHECKS: Check[] = [
         });
         expectStatus(toggled, 200);
         const now = skillOf(toggled).is_active;
-        expectThat(now === !active, `is_active ${!active}`, () => `is_active ${now}`, toggled.requestId);
+        expectThat(now === !active, `is_active ${!active}`, () => `is_active ${now}`, toggled);
         active = now;
       }
       const deleted = await ctx.wire.call('DELETE', `/api/v1/skills/${skill.id}`, { token: ctx.tokens.main });
@@ -85,22 +124,42 @@ export const SKILL_CHECKS: Check[] = [
         data.success && data.data.id === skill.id,
         `data { id: ${skill.id} }`,
         () => show(deleted.data),
-        deleted.requestId,
+        deleted,
       );
       const read = await ctx.wire.call('GET', `/api/v1/skills/${skill.id}`, { token: ctx.tokens.main });
       expectStatus(read, 404, 'api_v1_not_found');
-      const list = await ctx.wire.call('GET', '/api/v1/skills?size=200', {
-        token: ctx.tokens.main,
-        list: true,
-      });
-      expectStatus(list, 200);
-      const ids = Array.isArray(list.data) ? list.data.map((item: { id?: unknown } | null) => item?.id) : [];
+      const listed = await findListed(ctx, '/api/v1/skills', byId(skill.id));
       expectThat(
-        !ids.includes(skill.id),
+        listed.item === undefined,
         `no skill ${skill.id} in the listing`,
-        () => show(ids),
-        list.requestId,
+        () => 'listed',
+        listed.answer,
       );
+    },
+  },
+  {
+    section: '7.2',
+    title:
+      'instructions citing a resource that does not exist are 422 prompt_refs_invalid, and nothing is saved',
+    async run(ctx) {
+      const name = ctx.name('bad refs');
+      const answer = await refusedSkill(ctx, name, 'Use {{skill:2147483000}} and {{file:2147483000}}.');
+      expectStatus(answer, 422, 'prompt_refs_invalid');
+      const listed = await findListed(ctx, '/api/v1/skills', (item) => item.name === name);
+      expectThat(
+        listed.item === undefined,
+        `no skill named ${show(name)} saved`,
+        () => show(listed.item),
+        listed.answer,
+      );
+    },
+  },
+  {
+    section: '7.2',
+    title: `instructions over ${LIMITS.skillInstructions.toLocaleString('en')} characters are 422 prompt_text_too_long`,
+    async run(ctx) {
+      const answer = await refusedSkill(ctx, ctx.name('long'), 'a'.repeat(LIMITS.skillInstructions + 1));
+      expectStatus(answer, 422, 'prompt_text_too_long');
     },
   },
 ];

@@ -1,13 +1,16 @@
+import { Uuid } from '../../contract/checks.js';
 import { EVENT_SCHEMAS, isTerminalEvent as isTerminal } from '../../contract/events.js';
 import { MessageSchema } from '../../contract/turn.js';
 import { eventNames, expectStatus } from '../context.js';
 import { expectThat, show } from '../verdict.js';
 import type { Check } from './check.js';
 
-/** The text the deltas fold to: a suffix each, or with `replace` the whole text (section 6). */
+/** The text the deltas before the terminal event fold to: a suffix each, or with `replace` the whole text (6). */
 export function foldDeltas(events: ReadonlyArray<{ event: string; data: unknown }>): string {
   let text = '';
   for (const { event, data } of events) {
+    // What comes after the terminal event is not part of the turn (rule 1 reports it).
+    if (isTerminal(event)) break;
     if (event !== 'message.delta') continue;
     // A malformed delta folds to nothing here: the payload check reports it.
     const delta = (typeof data === 'object' ? data : undefined) as {
@@ -24,7 +27,7 @@ export function foldDeltas(events: ReadonlyArray<{ event: string; data: unknown 
 export const STREAM_CHECKS: Check[] = [
   {
     section: '6',
-    title: 'message.start comes first, with the chat id, a message id and a request id',
+    title: 'message.start comes first, with the chat id, a message id and a uuid request id',
     async run(ctx) {
       const { answer, chatId } = await ctx.streamed();
       const [first] = answer.events;
@@ -32,14 +35,14 @@ export const STREAM_CHECKS: Check[] = [
         first?.event === 'message.start',
         'message.start as the first event',
         () => `${first?.event ?? 'no event'} first (events: ${show(eventNames(answer))})`,
-        answer.requestId,
+        answer,
       );
       const start = EVENT_SCHEMAS['message.start'].safeParse(first.data);
       expectThat(
-        start.success && start.data.chat_id === chatId,
-        `a payload { chat_id: "${chatId}", message_id, request_id }`,
+        start.success && start.data.chat_id === chatId && Uuid.safeParse(start.data.request_id).success,
+        `a payload { chat_id: "${chatId}", message_id (integer), request_id (uuid) }`,
         () => show(first.data),
-        answer.requestId,
+        answer,
       );
     },
   },
@@ -50,14 +53,14 @@ export const STREAM_CHECKS: Check[] = [
       const { answer } = await ctx.streamed();
       const names = eventNames(answer);
       const terminals = names.filter(isTerminal);
-      expectThat(terminals.length === 1, 'one terminal event', () => show(names), answer.requestId);
+      expectThat(terminals.length === 1, 'one terminal event', () => show(names), answer);
       const after = names.slice(names.findIndex(isTerminal) + 1);
-      expectThat(after.length === 0, 'no event after the terminal one', () => show(after), answer.requestId);
+      expectThat(after.length === 0, 'no event after the terminal one', () => show(after), answer);
       expectThat(
         terminals[0] === 'message.completed',
         'a plain turn ending message.completed',
         () => show(answer.events.at(-1)),
-        answer.requestId,
+        answer,
       );
     },
   },
@@ -70,12 +73,7 @@ export const STREAM_CHECKS: Check[] = [
         const schema = EVENT_SCHEMAS[event as keyof typeof EVENT_SCHEMAS];
         if (!schema) continue;
         const parsed = schema.safeParse(data);
-        expectThat(
-          parsed.success,
-          `a ${event} payload as section 6 gives it`,
-          () => show(data),
-          answer.requestId,
-        );
+        expectThat(parsed.success, `a ${event} payload as section 6 gives it`, () => show(data), answer);
       }
     },
   },
@@ -89,10 +87,16 @@ export const STREAM_CHECKS: Check[] = [
         | { id?: unknown; content?: unknown }
         | undefined;
       expectThat(
+        show((completed as { metadata?: unknown } | undefined)?.metadata) === show(body.metadata),
+        `message.completed metadata ${show(body.metadata)} (2.4: "echoed verbatim")`,
+        () => show((completed as { metadata?: unknown } | undefined)?.metadata),
+        answer,
+      );
+      expectThat(
         completed?.content === folded,
         `message.completed content equal to the folded deltas ${show(folded, 120)}`,
         () => show(completed?.content, 120),
-        answer.requestId,
+        answer,
       );
       const list = await ctx.wire.call('GET', `/api/v1/chats/${chatId}/messages`, {
         token: ctx.tokens.main,
@@ -109,7 +113,7 @@ export const STREAM_CHECKS: Check[] = [
           parsed.data.status === 'completed',
         `turn ${show(completed?.id)} listed, completed, with its prompt and the folded content`,
         () => show(saved ?? items),
-        list.requestId,
+        list,
       );
     },
   },

@@ -1,15 +1,30 @@
+import { LIMITS } from '../../contract/limits.js';
 import { TurnSchema } from '../../contract/turn.js';
-import { expectStatus, TURN_CONTENT } from '../context.js';
+import { type Context, expectStatus, TURN_CONTENT } from '../context.js';
 import { expectThat, show } from '../verdict.js';
+import type { Answer } from '../wire.js';
 import type { Check } from './check.js';
 
-/** Section 4.3: the synchronous send. */
+/** Sends a synchronous turn to a new chat of the run's with `body` and, unless `key` is false, a new key. */
+function sendSync(ctx: Context, body: Record<string, unknown>, key = true): Promise<Answer> {
+  const chatId = ctx.newChatId();
+  return ctx.sendTo(chatId, () =>
+    ctx.wire.call('POST', `/api/v1/chats/${chatId}/messages`, {
+      token: ctx.tokens.main,
+      body,
+      ...(key ? { key: ctx.newKey() } : {}),
+    }),
+  );
+}
+
+/** Sections 4.3 and 7.3: the synchronous send. */
 export const SYNC_CHECKS: Check[] = [
   {
     section: '4.3',
-    title: 'a synchronous turn in auto mode answers 200 with the completed turn',
+    title:
+      'a synchronous turn in auto mode answers 200 with the completed turn, its metadata echoed verbatim',
     async run(ctx) {
-      const { answer, chatId } = await ctx.synced();
+      const { answer, chatId, body } = await ctx.synced();
       const turn = TurnSchema.safeParse(answer.data);
       expectThat(
         turn.success &&
@@ -18,7 +33,14 @@ export const SYNC_CHECKS: Check[] = [
           turn.data.status === 'completed',
         `a completed assistant turn of chat ${chatId}`,
         () => show(answer.data),
-        answer.requestId,
+        answer,
+      );
+      const metadata = (answer.data as { metadata?: unknown }).metadata;
+      expectThat(
+        show(metadata) === show(body.metadata),
+        `metadata ${show(body.metadata)} ("echoed verbatim")`,
+        () => show(metadata),
+        answer,
       );
     },
   },
@@ -26,29 +48,43 @@ export const SYNC_CHECKS: Check[] = [
     section: '7.3',
     title: 'a synchronous send without Idempotency-Key is 400 api_v1_idempotency_key_required',
     async run(ctx) {
-      const chatId = ctx.newChatId();
-      const answer = await ctx.sendTo(chatId, () =>
-        ctx.wire.call('POST', `/api/v1/chats/${chatId}/messages`, {
-          token: ctx.tokens.main,
-          body: { content: TURN_CONTENT, permission_mode: 'auto' },
-        }),
-      );
+      const answer = await sendSync(ctx, { content: TURN_CONTENT, permission_mode: 'auto' }, false);
       expectStatus(answer, 400, 'api_v1_idempotency_key_required');
     },
   },
   {
     section: '7.3',
-    title: 'a synchronous send in manual mode is 409 api_v1_sync_requires_auto',
+    title:
+      'a synchronous send in manual mode, or with no permission_mode (manual by default), is 409 api_v1_sync_requires_auto',
     async run(ctx) {
-      const chatId = ctx.newChatId();
-      const answer = await ctx.sendTo(chatId, () =>
-        ctx.wire.call('POST', `/api/v1/chats/${chatId}/messages`, {
-          token: ctx.tokens.main,
-          body: { content: TURN_CONTENT, permission_mode: 'manual' },
-          key: ctx.newKey(),
-        }),
+      expectStatus(
+        await sendSync(ctx, { content: TURN_CONTENT, permission_mode: 'manual' }),
+        409,
+        'api_v1_sync_requires_auto',
       );
-      expectStatus(answer, 409, 'api_v1_sync_requires_auto');
+      expectStatus(await sendSync(ctx, { content: TURN_CONTENT }), 409, 'api_v1_sync_requires_auto');
+    },
+  },
+  {
+    section: '7.3',
+    title: `content over ${LIMITS.turnContent.toLocaleString('en')} characters is 422 api_v1_content_too_long`,
+    async run(ctx) {
+      const content = 'a'.repeat(LIMITS.turnContent + 1);
+      expectStatus(await sendSync(ctx, { content, permission_mode: 'auto' }), 422, 'api_v1_content_too_long');
+    },
+  },
+  {
+    section: '8',
+    title: `metadata over ${LIMITS.turnMetadataBytes} serialized bytes is refused (4xx)`,
+    async run(ctx) {
+      const metadata = { run: ctx.prefix, pad: 'a'.repeat(LIMITS.turnMetadataBytes) };
+      const answer = await sendSync(ctx, { content: TURN_CONTENT, permission_mode: 'auto', metadata });
+      expectThat(
+        answer.status >= 400 && answer.status <= 499,
+        `a refusal (4xx) of metadata over ${LIMITS.turnMetadataBytes} serialized bytes`,
+        () => `${answer.status} ${answer.code ?? show(answer.body, 200)}`,
+        answer,
+      );
     },
   },
 ];

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runConformance } from '../../src/conformance/index.js';
+import { type MockServer, startMockServer } from '../../src/mock/index.js';
+import { FAULTS, type Fault, startFaultProxy, VARIANTS } from './fault-proxy.js';
+
+// The kit proved both ways: each fault the spec names fails the run with one FAIL, in its section, naming
+// the request; each service that differs from convo-mock only where the spec allows passes.
+const tokens = { main: 'mock-token', other: 'other-token', limited: 'limited-token' };
+let mock: MockServer;
+
+beforeAll(async () => {
+  mock = await startMockServer({
+    port: 0,
+    tokens: [
+      { token: 'mock-token' },
+      { token: 'other-token', scopes: ['chat:read', 'chat:write'], userId: 2 },
+      { token: 'limited-token', scopes: ['chat:read'] },
+    ],
+  });
+});
+
+afterAll(() => mock?.close());
+
+async function runThrough(fault: Fault) {
+  const proxy = await startFaultProxy(mock.url, fault);
+  try {
+    return await runConformance({ url: proxy.url, tokens });
+  } finally {
+    await proxy.close();
+  }
+}
+
+/** What each credential holds of chats and skills: a run leaves it as it found it. */
+async function holdings(): Promise<unknown[]> {
+  const seen: unknown[] = [];
+  for (const token of ['mock-token', 'other-token']) {
+    for (const path of ['/api/v1/chats', '/api/v1/skills']) {
+      const answer = await fetch(`${mock.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      seen.push(answer.status === 200 ? ((await answer.json()) as { data: unknown }).data : answer.status);
+    }
+  }
+  return seen;
+}
+
+describe('the conformance kit against convo-mock in-process', () => {
+  it('passes every check it runs, warns of nothing, and reports the contract it exercised', async () => {
+    const report = await runConformance({ url: mock.url, tokens });
+    expect(report.results.filter((result) => result.outcome !== 'pass' && result.outcome !== 'skip')).toEqual(
+      [],
+    );
+    expect(report.counts.pass).toBeGreaterThanOrEqual(35);
+    expect(report.coverage.endpointsMissed).toEqual([]);
+    expect(report.coverage.codes).toEqual(
+      expect.arrayContaining(['api_v1_content_too_long', 'api_v1_action_not_found', 'prompt_refs_invalid']),
+    );
+    expect(await holdings()).toEqual([[], [], [], 403]);
+  });
+});
+
+describe.each(Object.entries(FAULTS))('the conformance kit against a service with %s', (_, fault) => {
+  it(`fails with one FAIL in section ${fault.section}, naming the request, what was expected and what came`, async () => {
+    const report = await runThrough(fault.make());
+    expect(report.ok).toBe(false);
+    const failed = report.results.filter((result) => result.outcome === 'fail');
+    expect(failed).toEqual([
+      expect.objectContaining({
+        section: fault.section,
+        expected: expect.any(String),
+        got: expect.stringMatching(fault.got),
+        request: expect.objectContaining({ call: expect.stringMatching(fault.call) }),
+      }),
+    ]);
+    expect(await holdings()).toEqual([[], [], [], 403]);
+  });
+});
+
+describe.each(Object.entries(VARIANTS))(
+  'the conformance kit against a conforming service with %s',
+  (_, variant) => {
+    it('passes (a warning at most) and leaves nothing behind', async () => {
+      const report = await runThrough(variant());
+      expect(report.results.filter((result) => result.outcome === 'fail')).toEqual([]);
+      expect(report.ok).toBe(true);
+      expect(await holdings()).toEqual([[], [], [], 403]);
+    });
+  },
+);
