@@ -53,7 +53,6 @@ describe('stream robustness', () => {
     // CPU time, which other work on the machine does not inflate: quadratic folding takes over 90 s of
     // wall time here on a loaded machine; linear about 0.2 s of CPU.
     const { result: events, ms } = await cpuTimeOf(() => collect(stream));
-    console.log('CPU', ms);
     expect(ms).toBeLessThan(5_000);
     expect(stream.text).toHaveLength(200_000);
     // Nothing is shown twice: after the first 100,000, the replay's second half arrives one by one.
