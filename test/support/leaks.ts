@@ -43,9 +43,11 @@ export function trackResources(): ResourceTracker {
     init(id, type, _trigger, resource) {
       if (!WATCHED.has(type)) return;
       const frames = (new Error().stack ?? '').split('\n').slice(2); // past this hook's own frame
-      // The tracker's own polling timers are not the work's, nor the test runner's (its reports, its RPC).
-      if (frames.some((frame) => frame.includes('leaks.ts') || RUNNER.test(frame))) return;
+      // The tracker's own polling timers are not the work's.
+      if (frames.some((frame) => frame.includes('leaks.ts'))) return;
       const site = frames.find((frame) => !/node:|async_hooks/.test(frame))?.trim() ?? 'node internals';
+      // Nor are the test runner's (its reports, its RPC): created by it, not merely under it, as the work is.
+      if (RUNNER.test(site)) return;
       live.set(id, { type, resource: resource as Live['resource'], site });
     },
     destroy(id) {
