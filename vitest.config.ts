@@ -3,7 +3,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    // Hang guards, not speed checks: a test's own bounds (its deadlines, `eventually`, `quiesce`) fail first
+    // with a message that says what hung; these only stop a test that hangs for ever, with room for a
+    // machine many times slower or busy with other work.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });

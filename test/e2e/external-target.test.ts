@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { liveMembers, startCommandServer } from '../support/command-server.js';
-import { INTERACTION_TTL_MS, viaCommand } from './targets.js';
+import { turnEnded, viaCommand } from './targets.js';
 
 // The external target as CONVO_MOCK_CMD starts it, here with the built convo-mock behind a wrapper process
 // that passes no signal on: the case where stopping only the spawned process left servers running.
@@ -36,7 +36,7 @@ describe('the external target of CONVO_MOCK_CMD', () => {
         actionId = event.interaction.action_id;
         break;
       }
-      await new Promise((resolve) => setTimeout(resolve, INTERACTION_TTL_MS + 300));
+      await turnEnded(target, chatId);
       const late = await target.raw(`/api/v1/chats/${chatId}/actions/respond-plan`, {
         method: 'POST',
         body: { action_id: actionId, action: 'approve' },

@@ -1,4 +1,5 @@
 import { setupServer } from 'msw/node';
+import { vi } from 'vitest';
 import { Client, type ClientOptions } from '../../src/index.js';
 import { type ConvoMock, createMock, type MockCredential, startMockServer } from '../../src/mock/index.js';
 import { mswHandlers } from '../../src/mock/msw.js';
@@ -87,6 +88,22 @@ function clientFor(url: string, fetch: ClientOptions['fetch']) {
 const PING_MS = 50;
 /** A short interaction lifetime, so that expiry is observable in a test. */
 export const INTERACTION_TTL_MS = 1_500;
+
+/**
+ * Waits until the service lists no pending turn in `chatId`: after an interaction expired, its turn goes on
+ * as if refused and ends, which is the event to wait for rather than the lifetime plus a guess. A hang
+ * guard of the lifetime and 10 s more.
+ */
+export function turnEnded(t: Pick<Target, 'client'>, chatId: string): Promise<void> {
+  return vi.waitFor(
+    async () => {
+      const page = await t.client().chats.messages(chatId);
+      if (page.items.some((message) => message.status === 'pending'))
+        throw new Error(`a turn still runs in ${chatId}`);
+    },
+    { timeout: INTERACTION_TTL_MS + 10_000, interval: 50 },
+  );
+}
 
 /** In-process: the mock's fetch injected into the client. */
 async function viaFetch(): Promise<Target> {

@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { apiError } from '../support/api-error.js';
 import { type Case, needsInProcessMock, runOnTargets } from './run-targets.js';
 import type { Target } from './targets.js';
@@ -12,6 +12,22 @@ function rawSend(t: Target, chatId: string, body: unknown, key: string | null = 
     body,
     headers: key === null ? {} : { 'idempotency-key': key },
   });
+}
+
+/**
+ * The id of the turn running in `chatId`, once the service lists it: the send is then in flight, however
+ * long it took to arrive (10 s at most, a hang guard).
+ */
+function runningTurnId(t: Target, chatId: string): Promise<number> {
+  return vi.waitFor(
+    async () => {
+      const page = await t.client().chats.messages(chatId);
+      const running = page.items.find((message) => message.status === 'pending');
+      if (!running) throw new Error(`no turn runs in ${chatId} yet`);
+      return running.id;
+    },
+    { timeout: 10_000, interval: 10 },
+  );
 }
 
 const cases: Case[] = [
@@ -236,22 +252,25 @@ const cases: Case[] = [
     '3.4 a chat runs one turn at a time: another key while one runs -> 409 api_v1_chat_busy with its message_id',
     async (t) => {
       const chatId = newChatId();
-      const running = t.client().turns.send(chatId, { content: '[[mock:words n=4]] [[mock:slow ms=80]]' });
-      await new Promise((r) => setTimeout(r, 60));
+      // A turn that runs until cancelled: the second send meets it however busy the machine is.
+      const running = t.client().turns.send(chatId, { content: '[[mock:hang]]' });
+      const runningId = await runningTurnId(t, chatId);
       const error = await apiError(t.client().turns.send(chatId, { content: 'second' }));
       expect([error.status, error.code]).toEqual([409, 'api_v1_chat_busy']);
+      await t.client().turns.cancel(chatId);
       const first = await running;
       if (!error.is('api_v1_chat_busy')) throw error;
-      expect(error.data.message_id).toBe(first.id);
+      expect([error.data.message_id, first.id, first.status]).toEqual([runningId, runningId, 'cancelled']);
     },
   ],
   [
     '7.3 the same key while its turn runs -> 409 api_v1_turn_in_progress, which the client polls to the one outcome',
     async (t, context) => {
       const chatId = newChatId();
-      const body = { content: '[[mock:words n=4]] [[mock:slow ms=60]]' };
+      // About a second of turn after it is seen running: room for a busy machine's raw send to meet it.
+      const body = { content: '[[mock:words n=4]] [[mock:slow ms=250]]' };
       const running = t.client().turns.send(chatId, body, { idempotencyKey: 'poll-key' });
-      await new Promise((r) => setTimeout(r, 40));
+      await runningTurnId(t, chatId);
       const raw = await rawSend(t, chatId, { ...body, permission_mode: 'auto' }, 'poll-key');
       expect([raw.status, raw.body.message_code]).toEqual([409, 'api_v1_turn_in_progress']);
       const polled = await t.client().turns.send(chatId, body, { idempotencyKey: 'poll-key' });

@@ -16,7 +16,7 @@ describe('npm run example', () => {
     const { stdout, stderr } = await run(process.execPath, [script, 'sync-turn'], {
       cwd: root,
       env,
-      timeout: 30_000,
+      timeout: 50_000, // a hang guard, below the test's own timeout (vitest.config.ts)
     });
     expect(stderr).toMatch(/examples\/sync-turn\.ts against convo-mock at http:\/\/127\.0\.0\.1:\d+/);
     expect(stdout).toMatch(/status: completed, tokens: \d+/);

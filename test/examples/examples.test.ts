@@ -14,7 +14,7 @@ beforeAll(async () => {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('convo-mock printed no URL')), 10_000);
+    const timer = setTimeout(() => reject(new Error('convo-mock printed no URL')), 30_000);
     mock.stdout?.on('data', (chunk: Buffer) => {
       const match = /http:\/\/127\.0\.0\.1:\d+/.exec(chunk.toString());
       if (match) {
@@ -61,7 +61,7 @@ describe('examples run against convo-mock', () => {
     const { stdout } = await run(process.execPath, [join(root, 'examples', file)], {
       cwd: root,
       env: { ...process.env, CONVO_BASE_URL: baseUrl, CONVO_API_TOKEN: 'mock-token' },
-      timeout: 30_000,
+      timeout: 50_000, // a hang guard, below the test's own timeout (vitest.config.ts)
     });
     for (const pattern of expected) expect(stdout).toMatch(pattern);
   });

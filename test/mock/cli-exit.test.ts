@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { withDeadline } from '../support/leaks.js';
 
 // The built command, as integrators run it: a pending interaction holds a timer for its whole lifetime,
 // which must not keep the process alive after SIGTERM.
@@ -31,10 +32,9 @@ it('convo-mock exits on SIGTERM while an interaction is pending', async () => {
     while (!seen.includes('message.action_required'))
       seen += new TextDecoder().decode((await reader.read()).value);
     child.kill('SIGTERM');
-    const code = await Promise.race([
-      exited,
-      new Promise((resolve) => setTimeout(() => resolve('still running'), 3_000)),
-    ]);
+    // A process the interaction's timer kept alive would run for its lifetime (110 s); 15 s leaves a busy
+    // machine room to exit.
+    const code = await withDeadline(exited, 15_000, 'convo-mock after SIGTERM');
     expect(code).toBe(0);
     await reader.cancel().catch(() => {});
   } finally {

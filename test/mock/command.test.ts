@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { main, parseCommandLine, USAGE } from '../../src/mock/adapters/command.js';
 import { SCOPES } from '../../src/mock/index.js';
-import { fakeIo } from './helpers.js';
-
-/** Resolves with the first stdout line, once the command printed it. */
-async function firstLine(out: string[]): Promise<string> {
-  for (let i = 0; i < 200 && out.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
-  if (!out[0]) throw new Error('nothing printed');
-  return out[0];
-}
+import { fakeIo, firstLine } from './helpers.js';
 
 describe('8 the convo-mock command (mock-conventions "Starting it")', () => {
   it('--port 0 prints ONE line with http://HOST:PORT, serves the tokens, and stops on SIGTERM', async () => {

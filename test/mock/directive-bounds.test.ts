@@ -7,6 +7,7 @@ import {
   directiveModel,
   type FakeModel,
 } from '../../src/mock/index.js';
+import { untilSleeping } from '../support/manual-clock.js';
 import { auto, errorDataOf, listMessages, outcome, send, turnOf } from './helpers.js';
 import { stream, streamRequest } from './sse.js';
 
@@ -98,6 +99,8 @@ describe('a slow wait is honoured at any allowed size', () => {
     void delta.then(() => {
       arrived = true;
     });
+    // The read's ping and the turn's slow wait: the wait starts now, not after the advance below.
+    await untilSleeping(clock, 2);
     await clock.advance(DIRECTIVE_LIMITS.slowMs - 1);
     expect(arrived).toBe(false);
     await clock.advance(1);

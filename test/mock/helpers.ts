@@ -6,6 +6,7 @@ import { type Skill, SkillSchema } from '../../src/contract/skill.js';
 import { type Message, MessageSchema, type Turn, TurnSchema } from '../../src/contract/turn.js';
 import type { CommandIo } from '../../src/mock/adapters/command.js';
 import type { ConvoMock, FakeModel, MockCredential } from '../../src/mock/index.js';
+import { eventually } from '../support/leaks.js';
 
 /** A body of the mock: the envelope of 2.1 or the error body of 7. */
 export interface ReplyBody {
@@ -258,4 +259,10 @@ export function fakeIo() {
   const signals = new EventEmitter();
   const io: CommandIo = { out: (line) => out.push(line), err: (line) => err.push(line), signals };
   return { io, out, err, signals };
+}
+
+/** Resolves with the first line the command printed on `out`, once it did (10 s at most: a hang guard). */
+export async function firstLine(out: readonly string[]): Promise<string> {
+  await eventually(() => (out.length > 0 ? undefined : 'the command printed nothing'));
+  return out[0] as string;
 }

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { exposedWarning, main } from '../../src/mock/adapters/command.js';
 import { isLoopback, reachableHosts } from '../../src/mock/adapters/host-names.js';
 import { useMockServer } from '../support/mock-server.js';
-import { fakeIo } from './helpers.js';
+import { fakeIo, firstLine } from './helpers.js';
 
 /** GET `path` of `url` with `Host: host` (node:http lets a test set it; fetch does not). */
 function statusWithHost(url: string, path: string, host: string): Promise<number> {
@@ -90,7 +90,7 @@ describe('convo-mock --host', () => {
   async function run(host: string) {
     const { io, out, err, signals } = fakeIo();
     const exit = main(['--host', host, '--port', '0'], io);
-    for (let i = 0; i < 200 && out.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    await firstLine(out);
     signals.emit('SIGTERM');
     expect(await exit).toBe(0);
     return { out, err };

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type ConvoMock, createManualClock, createMock, type ManualClock } from '../../src/mock/index.js';
+import { untilSleeping } from '../support/manual-clock.js';
 import {
   auto,
   CHAT_TOKENS,
@@ -362,9 +363,12 @@ describe('6 pings and timing, on an injected clock', () => {
     await reader.next();
     await reader.next();
     const first = reader.next();
+    // The read's ping and the turn's slow wait, both started before the time moves.
+    await untilSleeping(clock, 2);
     await clock.advance(600);
     expect((await first)?.data).toEqual({ text: 'word1 ', replace: false });
     const second = reader.next();
+    await untilSleeping(clock, 2);
     await clock.advance(600);
     expect((await second)?.data).toEqual({ text: 'word2', replace: false });
     expect((await reader.next())?.event).toBe('message.completed');

@@ -14,7 +14,7 @@ import { type StuckProbe, stuckResponse } from '../support/stuck-cancel.js';
 
 // Every body here has a `cancel()` that never settles (as msw 2.x's mocked responses do). The SDK must not
 // wait on it: each test ends with its typed error or its result well within its own timeout.
-const QUICK = 2_000;
+const QUICK = 10_000;
 
 function client(fetch: FakeFetch, maxResponseBytes?: number) {
   return fakeClient(fetch, {

@@ -46,7 +46,7 @@ describeOnTargets('stopping early', (target) => {
             () => 'stopped',
             (error: unknown) => error,
           ),
-          5_000,
+          15_000,
           way,
         );
         if (outcome !== 'stopped') expect(outcome).toBeInstanceOf(AbortError);

@@ -26,7 +26,7 @@ import {
 } from './fault-matrix.js';
 
 /** No cell may take longer than this: a hang fails the cell instead of the suite. */
-const DEADLINE_MS = 10_000;
+const DEADLINE_MS = 20_000;
 
 const ERRORS = { ApiError, TurnError, StreamInterruptedError, TimeoutError } as const;
 

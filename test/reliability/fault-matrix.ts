@@ -227,9 +227,10 @@ export const FAULT_MATRIX: readonly FaultRow[] = [
   {
     fault: 'slow body: the turn outlasts the timeout / the watchdog',
     spec: '4.3, 6, 8',
-    how: '`[[mock:slow ms=100]]`; timeout 200 ms (sync), idleTimeout 400 ms with 50 ms pings (stream)',
-    content: `[[mock:slow ms=100]] ${WORDS}`,
-    options: { timeout: 200, idleTimeout: 400 },
+    how: '`[[mock:slow ms=250]]`; timeout 200 ms (sync), idleTimeout 1000 ms with 50 ms pings (stream)',
+    // The turn (5 x 250 ms) outlasts both; the watchdog's 1 s is 20 pings, which a busy machine still sends.
+    content: `[[mock:slow ms=250]] ${WORDS}`,
+    options: { timeout: 200, idleTimeout: 1_000 },
     expect: {
       sync: { gets: { kind: 'error', name: 'TimeoutError' }, attempts: 1, ran: 1, readLater: true },
       stream: content(1),
@@ -325,9 +326,10 @@ export const FAULT_MATRIX: readonly FaultRow[] = [
   {
     fault: 'stream stalls: no byte, no ping',
     spec: '4.4, 6',
-    how: 'stall: { afterEvents: 2 }; idleTimeout 150 ms',
+    how: 'stall: { afterEvents: 2 }; idleTimeout 1000 ms',
     faults: (route) => [{ route, stall: { afterEvents: 2 } }],
-    options: { idleTimeout: 150 },
+    // 20 pings' worth: the resumed stream is not broken again by a busy machine's pause.
+    options: { idleTimeout: 1_000 },
     expect: { stream: content(2, { resumed: true }) },
   },
   {

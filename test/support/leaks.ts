@@ -11,6 +11,15 @@ import { createHook } from 'node:async_hooks';
 /** The resource types a client or a mock could leave behind. */
 const WATCHED = new Set(['Timeout', 'Immediate', 'TCPWRAP', 'TCPSERVERWRAP']);
 
+/** A stack frame of vitest itself, which runs beside the work in the same process. */
+const RUNNER = /node_modules[\\/](vitest|@vitest|tinypool|birpc)[\\/]/;
+
+/**
+ * How long a check may take to come true, in ms: a hang guard, long enough for a machine 10x slower or busy
+ * with other work; what closes quickly still passes at once.
+ */
+const SETTLE_MS = 10_000;
+
 interface Live {
   type: string;
   resource: { hasRef?: () => boolean };
@@ -22,7 +31,7 @@ interface Live {
 export interface ResourceTracker {
   /** Those still alive and keeping the loop alive, by type and creation site. */
   alive(): string[];
-  /** Waits until none is alive; throws the list after `ms`. */
+  /** Waits until none is alive; throws the list after `ms` (10 s by default). */
   settle(ms?: number): Promise<void>;
   stop(): void;
 }
@@ -37,6 +46,8 @@ export function trackResources(): ResourceTracker {
       // The tracker's own polling timers are not the work's.
       if (frames.some((frame) => frame.includes('leaks.ts'))) return;
       const site = frames.find((frame) => !/node:|async_hooks/.test(frame))?.trim() ?? 'node internals';
+      // Nor are the test runner's (its reports, its RPC): created by it, not merely under it, as the work is.
+      if (RUNNER.test(site)) return;
       live.set(id, { type, resource: resource as Live['resource'], site });
     },
     destroy(id) {
@@ -50,7 +61,7 @@ export function trackResources(): ResourceTracker {
       .map(({ type, site }) => `${type} ${site}`);
   return {
     alive,
-    settle: (ms = 2_000) =>
+    settle: (ms = SETTLE_MS) =>
       eventually(() => {
         const left = alive();
         return left.length === 0 ? undefined : `resources left open:\n  ${left.join('\n  ')}`;
@@ -59,8 +70,14 @@ export function trackResources(): ResourceTracker {
   };
 }
 
-/** Polls `check` until it returns undefined (done) or `ms` pass; then throws what it last returned. */
-export async function eventually(check: () => string | undefined | Promise<string | undefined>, ms = 2_000) {
+/**
+ * Polls `check` until it returns undefined (done) or `ms` pass (10 s by default); then throws what it last
+ * returned.
+ */
+export async function eventually(
+  check: () => string | undefined | Promise<string | undefined>,
+  ms = SETTLE_MS,
+) {
   const until = Date.now() + ms;
   for (;;) {
     const problem = await check();

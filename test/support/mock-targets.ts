@@ -31,7 +31,7 @@ export interface MockTarget {
   client(options?: Partial<ClientOptions>): Client;
   /** A request past the client (no checks), to see what the mock itself answers. */
   raw(method: string, path: string, init?: RawInit): Promise<RawReply>;
-  /** Waits until no turn of the mock runs and (over HTTP) no connection to the server is open. */
+  /** Waits until no turn of the mock runs and (over HTTP) no connection to the server is open (15 s at most by default). */
   quiesce(ms?: number): Promise<void>;
   close(): Promise<void>;
 }
@@ -86,6 +86,8 @@ export const TOKEN = 'reliability-token';
 
 /** Short pings so that slow turns stay alive under a short watchdog; a short interaction lifetime. */
 const DEFAULTS: MockOptions = { pingMs: 50, interactionTtlMs: 5_000, tokens: [{ token: TOKEN }] };
+/** How long `quiesce` waits by default: a hang guard, with room for a machine 10x slower or busy. */
+const QUIESCE_MS = 15_000;
 
 type FetchLike = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
 
@@ -108,8 +110,8 @@ function clientFactory(url: string, fetch: FetchLike, defaults: { token: string 
     new Client({ baseUrl: url, token: defaults.token, fetch, retryDelay: { min: 1, max: 20 }, ...options });
 }
 
-/** Resolves once the mock has no running turn. */
-function turnsEnded(mock: ConvoMock, ms: number): Promise<void> {
+/** Resolves once the mock has no running turn; throws the running ones after `ms` (15 s by default). */
+export function turnsEnded(mock: ConvoMock, ms = QUIESCE_MS): Promise<void> {
   return eventually(() => {
     const running = mock.store.turns().filter((turn) => turn.status === 'pending');
     return running.length === 0 ? undefined : `turns still running: ${running.map((t) => t.id).join(', ')}`;
@@ -128,7 +130,7 @@ export async function fetchTarget(options: MockOptions = {}): Promise<MockTarget
     requests,
     client: clientFactory(mock.url, recording(mock.fetch, requests), { token }),
     raw: rawFor(mock.url, mock.fetch, token),
-    quiesce: (ms = 5_000) => turnsEnded(mock, ms),
+    quiesce: (ms = QUIESCE_MS) => turnsEnded(mock, ms),
     close: async () => mock.reset(),
   };
 }
@@ -150,7 +152,7 @@ export async function httpTarget(options: MockOptions = {}): Promise<MockTarget>
     requests,
     client: clientFactory(server.url, recording(globalThis.fetch, requests), { token }),
     raw: rawFor(server.url, globalThis.fetch, token),
-    quiesce: async (ms = 5_000) => {
+    quiesce: async (ms = QUIESCE_MS) => {
       await turnsEnded(server.mock, ms);
       await eventually(async () => {
         node.closeIdleConnections();

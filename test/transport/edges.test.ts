@@ -95,34 +95,45 @@ async function gzipOf(mb: number): Promise<Buffer> {
   return Buffer.concat(parts);
 }
 
-/** Highest RSS seen while `work` runs, above what it was before, in MB. */
-async function peakGrowth(work: () => Promise<unknown>): Promise<number> {
-  const before = process.memoryUsage().rss;
-  let peak = before;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 5);
-  try {
-    await work();
-  } finally {
-    clearInterval(timer);
-  }
-  return (Math.max(peak, process.memoryUsage().rss) - before) / 1e6;
+/**
+ * A fetch that counts the body bytes (decoded) its caller reads: all a client can hold of a body is what it
+ * read, so this bounds its memory, counted for this call alone (unlike the process's RSS, which the server
+ * in this same process and the garbage of other tests change).
+ */
+function counting(): { fetch: typeof fetch; read(): number } {
+  let read = 0;
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const response = await globalThis.fetch(input, init);
+    if (!response.body) return response;
+    const counted = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          read += chunk.byteLength;
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(counted, response);
+  };
+  return { fetch, read: () => read };
 }
+
+/** What a capped read may take past its cap: the chunk that crossed it and one pulled ahead. */
+const CHUNK_SLACK = 1024 * 1024;
 
 describe('response bodies are capped while read', () => {
   it('8 a body past maxResponseBytes stops with ResponseTooLargeError, not retried, memory bounded', async () => {
     const server = await bigBody(400 * 1024 * 1024);
-    let error: unknown;
-    const growth = await peakGrowth(async () => {
-      error = await client(server.url, { maxResponseBytes: 4 * 1024 * 1024 })
-        .skills.get(1)
-        .catch((e: unknown) => e);
-    });
+    const { fetch, read } = counting();
+    const error = await client(server.url, { maxResponseBytes: 4 * 1024 * 1024, fetch })
+      .skills.get(1)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseTooLargeError);
     expect(error).toMatchObject({ limit: 4 * 1024 * 1024 });
     expect(server.requests).toHaveLength(1); // a GET, yet not repeated
-    expect(growth).toBeLessThan(100);
+    // Read no further than the cap: 4 MiB of the 400, not the body.
+    expect(read()).toBeGreaterThan(4 * 1024 * 1024);
+    expect(read()).toBeLessThanOrEqual(4 * 1024 * 1024 + CHUNK_SLACK);
   });
 
   it('8 a per-request maxResponseBytes overrides the client one', async () => {
@@ -144,16 +155,16 @@ describe('response bodies are capped while read', () => {
       response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
       response.end(bomb);
     });
-    let error: unknown;
-    const growth = await peakGrowth(async () => {
-      error = await client(server.url)
-        .skills.get(1)
-        .catch((e: unknown) => e);
-    });
+    const { fetch, read } = counting();
+    const error = await client(server.url, { fetch })
+      .skills.get(1)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseTooLargeError);
     expect(error).toMatchObject({ limit: 32 * 1024 * 1024 });
-    expect(growth).toBeLessThan(200);
-  }, 30_000);
+    // Decoded bytes read: up to the 32 MiB cap, not the 256 MB the bomb inflates to.
+    expect(read()).toBeGreaterThan(32 * 1024 * 1024);
+    expect(read()).toBeLessThanOrEqual(32 * 1024 * 1024 + CHUNK_SLACK);
+  });
 
   it('2.2, 8 the default cap holds the largest legal page: 200 skills of 12,000 JSON-escaped characters', async () => {
     const worst = '\u0001'.repeat(12_000); // 6 bytes each once escaped: \u0001
@@ -180,7 +191,7 @@ describe('response bodies are capped while read', () => {
     const page = await client(server.url).skills.list({ size: 200 });
     expect(page.items).toHaveLength(200);
     expect(page.items[199]?.instructions).toBe(worst);
-  }, 30_000);
+  });
 });
 
 describe('header values are checked before anything is sent', () => {

@@ -134,7 +134,7 @@ describe('stream.cancel() after the terminal event', () => {
     stream.abort();
     await expect(rest()).rejects.toThrow(AbortError);
     // 4.4: the turn finishes though the client left.
-    await vi.waitFor(() => expect(mock.store.turns().at(-1)?.status).toBe('completed'));
+    await vi.waitFor(() => expect(mock.store.turns().at(-1)?.status).toBe('completed'), { timeout: 10_000 });
 
     const next = client.turns.stream(chat.id, { content: '[[mock:hang]]' });
     const nextRest = await started(next);
@@ -154,7 +154,9 @@ describe('stream.cancel() after the terminal event', () => {
     const rest = await started(stream);
     stream.abort();
     await expect(rest()).rejects.toThrow(AbortError);
-    await vi.waitFor(() => expect(context.mock.store.turns().at(-1)?.status).toBe('completed'));
+    await vi.waitFor(() => expect(context.mock.store.turns().at(-1)?.status).toBe('completed'), {
+      timeout: 10_000,
+    });
     await started(context.client.turns.stream(chat.id, { content: '[[mock:hang]]' }));
     return { ...context, chat, stream };
   }

@@ -1,16 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { elicitationIssues, jsonSchemaValidator } from '../../src/index.js';
+import { cpuTimeOf } from '../support/cpu-time.js';
 
 const form = (email: Record<string, unknown>) => ({
   type: 'object',
   properties: { email: { type: 'string', ...email } },
 });
 
-/** Runs a check and measures it: a hostile schema must be refused, not run, so each takes milliseconds. */
+/**
+ * Runs a check and measures its CPU time: a hostile schema must be refused, not run, so each takes
+ * milliseconds; a backtracking pattern run over these 41 characters would take hours.
+ */
 async function timed(schema: Record<string, unknown>, content: Record<string, unknown>) {
-  const started = performance.now();
-  const issues = await elicitationIssues(schema, content, jsonSchemaValidator);
-  return { issues, ms: performance.now() - started };
+  const { result: issues, ms } = await cpuTimeOf(() =>
+    elicitationIssues(schema, content, jsonSchemaValidator),
+  );
+  return { issues, ms };
 }
 
 describe('hostile elicitation schemas (a third-party connector writes requested_schema)', () => {
@@ -51,7 +56,7 @@ describe('hostile elicitation schemas (a third-party connector writes requested_
     async (_name, schema, field, message) => {
       const { issues, ms } = await timed(schema, { email: `${'a'.repeat(40)}!` });
       expect(issues).toContainEqual({ field, message: expect.stringMatching(message) });
-      expect(ms).toBeLessThan(500);
+      expect(ms).toBeLessThan(2_000);
     },
   );
 

@@ -192,7 +192,7 @@ describe('transport', () => {
         async start(controller) {
           signal.addEventListener('abort', () => controller.error(signal.reason));
           for (const event of events) {
-            await new Promise((resolve) => setTimeout(resolve, 15));
+            await new Promise((resolve) => setTimeout(resolve, 120));
             controller.enqueue(new TextEncoder().encode(sseText([event])));
           }
           controller.close();
@@ -200,7 +200,8 @@ describe('transport', () => {
       });
       return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
     });
-    const stream = client(fetch, { timeout: 20 }).turns.stream(CHAT, { content: 'x' });
+    // The body takes 4 x 120 ms, past the 300 ms timeout; its headers come at once, even on a busy machine.
+    const stream = client(fetch, { timeout: 300 }).turns.stream(CHAT, { content: 'x' });
     expect(await stream.finalText()).toBe('ab');
   });
 
@@ -224,15 +225,16 @@ describe('transport', () => {
   });
 
   it("the caller's signal aborts with AbortError and is not retried", async () => {
-    const { fetch, requests } = fakeFetch(
-      (_, signal) =>
-        new Promise<Response>((_, reject) => {
-          signal.addEventListener('abort', () => reject(signal.reason));
-        }),
-    );
     const controller = new AbortController();
+    const { fetch, requests } = fakeFetch((_, signal) => {
+      const reply = new Promise<Response>((_, reject) => {
+        signal.addEventListener('abort', () => reject(signal.reason));
+      });
+      // The caller aborts while the request is in flight, however long it took to get there.
+      setImmediate(() => controller.abort());
+      return reply;
+    });
     const pending = client(fetch).skills.get(1, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 10);
     await expect(pending).rejects.toBeInstanceOf(AbortError);
     expect(requests).toHaveLength(1);
   });

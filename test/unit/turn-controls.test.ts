@@ -81,7 +81,10 @@ describe('cancel', () => {
     );
     stream.on('text', () => controller.abort());
     await expect(stream.finalTurn()).rejects.toBeInstanceOf(AbortError);
-    await vi.waitFor(() => expect(requests.filter((p) => p.endsWith('/actions/cancel'))).toHaveLength(1));
+    // A hang guard of 10 s, not vitest's 1 s: the cancel is sent after the abort, whatever the machine's load.
+    await vi.waitFor(() => expect(requests.filter((p) => p.endsWith('/actions/cancel'))).toHaveLength(1), {
+      timeout: 10_000,
+    });
   });
 
   it('4.6 without cancelOnAbort an abort only stops reading: nothing is cancelled', async () => {

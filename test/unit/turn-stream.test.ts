@@ -327,11 +327,17 @@ describe('turns.stream recovery', () => {
   });
 
   it('the watchdog does not fire while the consumer takes its time between events', async () => {
-    const { fetch, requests } = fakeFetch(sseResponse(sseText(turnEvents(['a', 'b']))));
-    const stream = client(fetch).turns.stream(CHAT, { content: 'x' }, { idleTimeout: 20 });
-    for await (const event of stream) if (event.type === 'start') await new Promise((r) => setTimeout(r, 60));
-    expect(stream.text).toBe('ab');
-    expect(requests).toHaveLength(1);
+    // Fake time: the consumer's 60 ms pass exactly, and a busy machine's pause cannot fire the watchdog.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const { fetch, requests } = fakeFetch(sseResponse(sseText(turnEvents(['a', 'b']))));
+      const stream = client(fetch).turns.stream(CHAT, { content: 'x' }, { idleTimeout: 20 });
+      for await (const event of stream) if (event.type === 'start') await vi.advanceTimersByTimeAsync(60);
+      expect(stream.text).toBe('ab');
+      expect(requests).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('8 a stream read by hand and left after its terminal event keeps no watchdog timer alive', async () => {
