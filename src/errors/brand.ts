@@ -11,14 +11,15 @@
 const brands = new WeakMap<object, symbol>();
 
 /**
- * Marks each class with the brand of its name, the object's key (an object literal's keys survive
- * minification, unlike a class's `name`).
+ * Marks each error class among `exports` with the brand of its name, the export's key (a module's export
+ * names survive minification, unlike a class's `name`); what is not an error class is passed over.
  */
-export function brand(classes: Record<string, abstract new (...args: never) => Error>): void {
-  for (const [name, cls] of Object.entries(classes)) {
+export function brand(exports: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(exports)) {
+    if (typeof value !== 'function' || !(value.prototype instanceof Error)) continue;
     const mark = Symbol.for(`convo-sdk.${name}`);
-    brands.set(cls, mark);
-    Object.defineProperty(cls.prototype, mark, { value: true });
+    brands.set(value, mark);
+    Object.defineProperty(value.prototype, mark, { value: true });
   }
 }
 
