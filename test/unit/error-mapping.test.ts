@@ -157,12 +157,21 @@ describe('7 a non-2xx response as an ApiError', () => {
     expect(apiFailure(502, '', NO_HEADERS).message).toBe('502 http_502: the response had no error body');
   });
 
-  it('a JSON body that is no error body is a ResponseValidationError with the status', () => {
+  it('a JSON body with a message_code that breaks the contract is a ResponseValidationError with the status', () => {
     const error = apiFailure(500, { message_code: 7 }, NO_HEADERS) as ResponseValidationError;
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect([error.status, error.path]).toEqual([500, 'message_code']);
-    expect(apiFailure(500, [1], NO_HEADERS)).toBeInstanceOf(ResponseValidationError);
-    expect(apiFailure(500, 42, NO_HEADERS)).toBeInstanceOf(ResponseValidationError);
+  });
+
+  it('7 JSON without a message_code (an array, a number) is the InternalServerError of a 500', () => {
+    for (const [body, shown] of [
+      [[1], '[1]'],
+      [42, '42'],
+    ] as const) {
+      const error = apiFailure(500, body, NO_HEADERS) as ApiError;
+      expect(error).toBeInstanceOf(errors.InternalServerError);
+      expect([error.status, error.code, error.message]).toEqual([500, 'http_500', `500 http_500: ${shown}`]);
+    }
   });
 });
 

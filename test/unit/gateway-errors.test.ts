@@ -75,14 +75,31 @@ describe("7: a proxy's or load balancer's own answer is an ApiError with its sta
     expect(long.message).toBe(`502 http_502: {"message":"${'x'.repeat(188)}`);
   });
 
-  it('7: JSON with a message_code, or at another status, is the contract broken: a ResponseValidationError', () => {
+  it('7: JSON with a message_code that breaks the contract is a ResponseValidationError', () => {
     expect(apiFailure(503, { message_code: 7 }, NO_HEADERS)).toBeInstanceOf(ResponseValidationError);
-    expect(apiFailure(500, { message: 'Internal server error' }, NO_HEADERS)).toBeInstanceOf(
+    expect(apiFailure(422, { message_code: 'c', message: 5 }, NO_HEADERS)).toBeInstanceOf(
       ResponseValidationError,
     );
-    expect(apiFailure(429, { message: 'slow down' }, NO_HEADERS)).toBeInstanceOf(ResponseValidationError);
-    expect(apiFailure(502, null, NO_HEADERS)).toBeInstanceOf(ResponseValidationError);
-    expect(apiFailure(502, 7, NO_HEADERS)).toBeInstanceOf(ResponseValidationError);
+  });
+
+  it('7: JSON without a message_code is a bare ApiError of its status, at any status, gateway or not', () => {
+    const cases: [number, unknown, string][] = [
+      [500, { message: 'Internal server error' }, '{"message":"Internal server error"}'],
+      [429, { message: 'slow down' }, '{"message":"slow down"}'],
+      [502, null, 'null'],
+      [502, 7, '7'],
+      [400, [1], '[1]'],
+    ];
+    for (const [status, body, shown] of cases) {
+      const error = apiFailure(status, body, NO_HEADERS) as ApiError;
+      expect(error).toBeInstanceOf(ApiError);
+      expect([error.status, error.code, error.message]).toEqual([
+        status,
+        `http_${status}`,
+        `${status} http_${status}: ${shown}`,
+      ]);
+    }
+    expect(isGatewayFailure(apiFailure(500, { message: 'x' }, NO_HEADERS) as ApiError)).toBe(false);
   });
 
   it('7: an empty body at a gateway status is bare too', () => {
