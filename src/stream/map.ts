@@ -110,7 +110,8 @@ export class StreamState<I> {
       if (decoded.event === RESUMED_EVENT) {
         out.push({ type: 'resumed', ...(decoded.data as { attempt: number; reason: string }) });
       } else {
-        out.push({ type: 'unknown', event: decoded.event, data: decoded.data });
+        const redact = this.#redact;
+        out.push({ type: 'unknown', event: redact(decoded.event), data: redactJson(decoded.data, redact) });
       }
       return false;
     }
