@@ -129,10 +129,12 @@ export function apiFailure(
   const said = redact(message ?? message_code);
   const text = advice ? `${said} (${advice})` : said;
   const fields = status === 422 ? namedFields(data, redact) : undefined;
+  // The fields first; what the service said, when it said something, after them.
+  const named = fields && (message === undefined ? fields : `${fields} (${text})`);
   return apiError({
     status,
     code: redact(message_code),
-    message: `${fields ? `${fields} (${text})` : text}${suffix}`,
+    message: `${named || text}${suffix}`,
     data: redactJson(data, redact),
     requestId: meta?.request_id === undefined ? undefined : redact(meta.request_id),
     errorDetails: redactJson(meta?.error_details, redact) as ErrorDetails | undefined,
