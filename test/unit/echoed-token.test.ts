@@ -1,6 +1,8 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConvoChatTransport, toUIMessageStream } from '../../src/ai/index.js';
+import { NO_REDACTION, redactorOf } from '../../src/contract/redact.js';
+import { redactingLogger } from '../../src/http/console-logger.js';
 import {
   type ApiError,
   Client,
@@ -293,5 +295,31 @@ describe('5 what is not the token is shown as it came', () => {
     const error = (await client.skills.get(1).catch((e: unknown) => e)) as ApiError;
     expect(error.message).toMatch(/^404 api_v1_not_found: no such skill/);
     expect(error.data).toEqual({ id: 1 });
+  });
+});
+
+describe('5 the logger the client hands its lines to', () => {
+  it('5 masks the token in the line and every field, keeps the methods it had and calls them on it', () => {
+    const calls: unknown[][] = [];
+    const mine = {
+      prefix: 'app',
+      warn(this: { prefix: string }, ...args: unknown[]) {
+        calls.push([this.prefix, ...args]);
+      },
+    };
+    const logger = redactingLogger(mine, redactorOf([TOKENS.long]));
+    expect(logger && Object.keys(logger)).toEqual(['warn']);
+    logger?.warn?.(`saw ${TOKENS.long}`);
+    logger?.warn?.('fields', { reason: `Bearer ${encodeURIComponent(TOKENS.long)}`, n: 1 });
+    expect(calls).toEqual([
+      ['app', 'saw [redacted]'],
+      ['app', 'fields', { reason: 'Bearer [redacted]', n: 1 }],
+    ]);
+  });
+
+  it('5 no logger stays none, and no token leaves the logger as it is', () => {
+    const mine = { warn: () => {} };
+    expect(redactingLogger(undefined, redactorOf([TOKENS.long]))).toBeUndefined();
+    expect(redactingLogger(mine, NO_REDACTION)).toBe(mine);
   });
 });
