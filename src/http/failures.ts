@@ -128,7 +128,7 @@ export function apiFailure(
   const advice = ADVICE[message_code];
   const said = redact(message ?? message_code);
   const text = advice ? `${said} (${advice})` : said;
-  const fields = status === 422 ? namedFields(data, redact) : undefined;
+  const fields = status === 422 ? namedFields(data, redact) : '';
   // The fields first; what the service said, when it said something, after them.
   const named = fields && (message === undefined ? fields : `${fields} (${text})`);
   return apiError({
@@ -193,23 +193,20 @@ function bareText(body: unknown, redact: Redactor): string {
 
 /** The `title` and `detail` of problem details (RFC 9457), as `title: detail`; `undefined` without either. */
 function problemText(body: unknown, redact: Redactor): string | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const { title, detail } = body as { title?: unknown; detail?: unknown };
+  const { title, detail } = (body ?? {}) as { title?: unknown; detail?: unknown };
   const parts = [title, detail].filter((part): part is string => typeof part === 'string' && part !== '');
   return parts.length ? parts.map((part) => quoted(part, redact, MAX_QUOTED)).join(': ') : undefined;
 }
 
 /**
  * The fields a 422's `data` names (`[{ field, message }]`, as the mock answers a body its schemas refuse),
- * as `field: problem; ...`, at most `MAX_FIELDS` of them; `undefined` when it names none.
+ * as `field: problem; ...`, at most `MAX_FIELDS` of them; `''` when it names none.
  */
-function namedFields(data: unknown, redact: Redactor): string | undefined {
-  if (!Array.isArray(data)) return undefined;
-  const named = data.filter(
-    (item): item is { field: string; message?: unknown } =>
-      typeof item === 'object' && item !== null && typeof item.field === 'string',
+function namedFields(data: unknown, redact: Redactor): string {
+  if (!Array.isArray(data)) return '';
+  const named = (data as ({ field?: unknown; message?: unknown } | null)[]).filter(
+    (item): item is { field: string; message?: unknown } => typeof item?.field === 'string',
   );
-  if (!named.length) return undefined;
   const shown = named.slice(0, MAX_FIELDS).map(({ field, message }) => {
     const name = quoted(field, redact, MAX_FIELD_CHARS);
     return typeof message === 'string' ? `${name}: ${quoted(message, redact, MAX_FIELD_CHARS)}` : name;
@@ -227,19 +224,13 @@ function htmlTitle(text: string, redact: Redactor): string | undefined {
 }
 
 /**
- * The response's headers as an error keeps them: the same object when none holds the token, else a copy
- * with it masked in each value (a header whose name holds it is left out: `[redacted]` is no header name).
+ * The response's headers as an error keeps them: a copy with the token masked in each value (a header whose
+ * name holds it is left out: `[redacted]` is no header name).
  */
 function redactHeaders(headers: Headers, redact: Redactor): Headers {
-  if (redact === NO_REDACTION) return headers;
-  let changed = false;
   const shown = new Headers();
-  for (const [name, value] of headers) {
-    const masked = redact(value);
-    changed ||= masked !== value || redact(name) !== name;
-    if (redact(name) === name) shown.append(name, masked);
-  }
-  return changed ? shown : headers;
+  for (const [name, value] of headers) if (redact(name) === name) shown.append(name, redact(value));
+  return shown;
 }
 
 /**

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ConvoChatTransport, toUIMessageStream } from '../../src/ai/index.js';
 import { NO_REDACTION, redactorOf } from '../../src/contract/redact.js';
 import { redactingLogger } from '../../src/http/console-logger.js';
+import { apiFailure } from '../../src/http/failures.js';
 import {
   type ApiError,
   Client,
@@ -285,6 +286,17 @@ for (const [size, token] of Object.entries(TOKENS)) {
 }
 
 describe('5 what is not the token is shown as it came', () => {
+  it("5 a response header whose name holds the token is left out of the error's headers; the others stay", () => {
+    const token = 'x-zq7xk-secret';
+    const headers = new Headers({ [token]: '1', 'x-echo': `Bearer ${token}`, 'retry-after': '3' });
+    const error = apiFailure(503, 'down', headers, undefined, redactorOf([token])) as ApiError;
+    expect([...error.headers]).toEqual([
+      ['retry-after', '3'],
+      ['x-echo', 'Bearer [redacted]'],
+    ]);
+    expect(error.retryAfterMs).toBe(3_000);
+  });
+
   it('5 an error that quotes no token is the same text', async () => {
     const { client } = echoing(TOKENS.long, () =>
       Response.json(

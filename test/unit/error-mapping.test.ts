@@ -215,6 +215,10 @@ describe('7 a 422 names the fields the service named', () => {
   });
 
   it('7 at most five fields, each name and problem cut at 100 characters, without control characters', () => {
+    const five = Array.from({ length: 5 }, (_, i) => ({ field: `f${i}`, message: 'bad' }));
+    expect(invalid(five).message).toBe(
+      '422 api_v1_validation_error: f0: bad; f1: bad; f2: bad; f3: bad; f4: bad (The given data was invalid.)',
+    );
     const many = Array.from({ length: 8 }, (_, i) => ({ field: `f${i}`, message: 'bad' }));
     expect(invalid(many).message).toBe(
       '422 api_v1_validation_error: f0: bad; f1: bad; f2: bad; f3: bad; f4: bad (and 3 more) (The given data was invalid.)',

@@ -184,6 +184,13 @@ describe('7: an answer without the contract body is the ApiError of its status, 
     }
   });
 
+  it('7: a JSON body is kept as data; text, an HTML page or no body leave data undefined', () => {
+    const data = (body: unknown) => (apiFailure(502, body, NO_HEADERS) as ApiError).data;
+    expect(data({ title: 'x', n: [1] })).toEqual({ title: 'x', n: [1] });
+    expect(data(null)).toBeNull();
+    for (const body of ['text', NGINX_503, '', undefined, 7]) expect(data(body)).toBeUndefined();
+  });
+
   it('7: what a bare body says is bounded and has no control characters (no forged log line, no escape)', () => {
     const forged = '\u001b[31mdown\u001b[0m\r\n[convo-sdk] fake line\u0007';
     expect(apiFailure(500, forged, NO_HEADERS).message).toBe(
