@@ -19,9 +19,10 @@ export const BUDGETS = [
     name: 'Client + turns.stream',
     // Just above what was measured: 31.5 KB up front, 40.03 KB one file (the defaults object and the one
     // retry entry added 64 bytes to the 40.0 KB budget; issue 22's target for one file, 35 KB, is not met:
-    // BENCHMARKS.md "Where the targets stand" says where the bytes are).
-    maxGzip: 31_800,
-    maxWholeGzip: 40_100,
+    // BENCHMARKS.md "Where the targets stand" says where the bytes are). Masking an echoed token in every
+    // error and log line, and naming bare and 422 failures (issue 29), took it to 32.28 KB, 40.78 KB.
+    maxGzip: 32_400,
+    maxWholeGzip: 40_900,
     code: `import { Client } from 'convo-sdk';
 const client = new Client({ baseUrl: 'https://api.example.com', token: 'token' });
 for await (const event of client.turns.stream('3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d', { content: 'Hello' })) {
@@ -31,9 +32,10 @@ for await (const event of client.turns.stream('3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4
   {
     // `convo-sdk/ai` on a page that already streams turns: what it adds is budgeted on its own (`maxAdded`).
     name: 'Client + ConvoChatTransport (convo-sdk/ai)',
-    // Just above what was measured: 34.4 KB, 43.0 KB one file, 3.0 KB added.
-    maxGzip: 34_800,
-    maxWholeGzip: 43_300,
+    // Just above what was measured: 34.4 KB, 43.0 KB one file, 3.0 KB added; 35.27 KB and 43.76 KB with
+    // the token masking of issue 29.
+    maxGzip: 35_400,
+    maxWholeGzip: 43_900,
     addsTo: 'Client + turns.stream',
     maxAdded: 3_400,
     code: `import { Client } from 'convo-sdk';
