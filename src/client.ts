@@ -1,6 +1,7 @@
 import type { ElicitationValidator } from './contract/elicitation.js';
+import { redactorOf } from './contract/redact.js';
 import { ValidationError } from './errors/index.js';
-import { loggerFromEnv } from './http/console-logger.js';
+import { loggerFromEnv, redactingLogger } from './http/console-logger.js';
 import { CLIENT_DEFAULTS as DEFAULTS } from './http/defaults.js';
 import { readEnv } from './http/env.js';
 import { checkHeader, checkHeaders } from './http/headers.js';
@@ -80,13 +81,16 @@ export class Client {
     checkNumbers(options);
     this.baseUrl = baseUrl;
     this.#options = options;
+    // One redactor of the token for every error and log line the client makes from what a service answered.
+    const redact = redactorOf([token]);
     const transport = new Transport({
       baseUrl,
       token,
+      redact,
       fetch: options.fetch,
       timeout: options.timeout ?? DEFAULTS.timeout,
       headers: options.headers ?? {},
-      logger: options.logger ?? loggerFromEnv(),
+      logger: redactingLogger(options.logger ?? loggerFromEnv(), redact),
       maxResponseBytes: options.maxResponseBytes ?? DEFAULTS.maxResponseBytes,
       hooks: options.hooks,
       retry: {

@@ -1,3 +1,4 @@
+import { NO_REDACTION, type Redactor, redactJson } from '../contract/redact.js';
 import { ValidationError } from '../errors/index.js';
 import { readEnv } from './env.js';
 import type { Logger } from './transport.js';
@@ -37,4 +38,22 @@ export function loggerFromEnv(): Logger | undefined {
     ]);
   }
   return level === 'off' ? undefined : consoleLogger(level);
+}
+
+/**
+ * `logger` with the client's token masked in every line and field it gets (a field may quote what a service
+ * answered: an error's message, an off-schema event's problem); `undefined` when there is no logger. Only the
+ * methods `logger` has are given, so that a line nobody reads is not built.
+ */
+export function redactingLogger(logger: Logger | undefined, redact: Redactor): Logger | undefined {
+  if (!logger || redact === NO_REDACTION) return logger;
+  const masked: Logger = {};
+  for (const method of METHODS) {
+    if (!logger[method]) continue;
+    masked[method] = (message, fields) =>
+      fields === undefined
+        ? logger[method]?.(redact(message))
+        : logger[method]?.(redact(message), redactJson(fields, redact) as Record<string, unknown>);
+  }
+  return masked;
 }

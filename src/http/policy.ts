@@ -49,7 +49,8 @@ export type Reaction = 'retry' | 'poll' | 'read-outcome' | 'never';
  * to repeat (7, 7.5), except a turn's 502 or 504: that is the key's stored outcome, and repeating the key
  * would only replay it. A gateway's bare failure says nothing of whether the request arrived: it is
  * repeated where arriving twice is harmless (a read, a turn under its key, an answer, which resolves once
- * (3.3), a cancel, which is idempotent (4.6)), never for a create.
+ * (3.3), a cancel, which is idempotent (4.6)), never for a create. A bare 500 (a gateway's problem details
+ * too) says the request arrived and failed there: like every other bare status, it is not repeated.
  */
 export const POLICY: Readonly<Record<OperationKind, Readonly<Partial<Record<Failure, Reaction>>>>> = {
   repeatable: {

@@ -1,6 +1,7 @@
 import type { KyInstance, Options as KyOptions } from 'ky';
 import type * as z from 'zod/mini';
 import { EnvelopeSchema, type Meta } from '../contract/envelope.js';
+import type { Redactor } from '../contract/redact.js';
 import { ConvoError, RedirectError, ValidationError } from '../errors/index.js';
 import { readText } from './body.js';
 import { apiFailure, fetchFailure, schemaFailure } from './failures.js';
@@ -53,6 +54,8 @@ export interface TransportSettings {
   logger: Logger | undefined;
   maxResponseBytes: number;
   hooks: Hooks | undefined;
+  /** Masks the token in every error built from a response (`redactorOf([token])`). */
+  redact: Redactor;
 }
 
 /** One call of an endpoint. */
@@ -184,6 +187,11 @@ export class Transport {
     return this.#settings.logger;
   }
 
+  /** The client's redactor: what builds an error from a service's answer masks the token with. */
+  get redact(): Redactor {
+    return this.#settings.redact;
+  }
+
   /**
    * The client's retry settings, with a request's own `maxRetries`, `maxRetryAfter`, `timeout` and
    * `beforeRetry` hooks applied. Every call asks for them before it sends anything, so this is where a
@@ -237,9 +245,12 @@ export class Transport {
     if (!response.ok) throw this.#fail(this.#apiFailure(call, response, body), options);
     this.#reached = true;
     const envelope = EnvelopeSchema.safeParse(body);
-    if (!envelope.success) throw this.#fail(schemaFailure(envelope.error, body, response.status), options);
+    const redact = this.#settings.redact;
+    if (!envelope.success)
+      throw this.#fail(schemaFailure(envelope.error, body, response.status, '', redact), options);
     const data = hotSchema(call.schema, envelope.data.data).safeParse(envelope.data.data);
-    if (!data.success) throw this.#fail(schemaFailure(data.error, body, response.status, 'data'), options);
+    if (!data.success)
+      throw this.#fail(schemaFailure(data.error, body, response.status, 'data', redact), options);
     return { data: data.data, meta: envelope.data.meta, response };
   }
 
@@ -284,7 +295,7 @@ export class Transport {
       );
       return parseBody(text);
     } catch (error) {
-      throw this.#fail(fetchFailure(error, options?.signal, sent.timeout), options);
+      throw this.#fail(fetchFailure(error, options?.signal, sent.timeout, this.#settings.redact), options);
     } finally {
       sent.done();
     }
@@ -295,7 +306,7 @@ export class Transport {
       response.status === 404
         ? { url: `${call.method} ${new URL(call.path, this.#base)}`, fresh: !this.#reached }
         : undefined;
-    return apiFailure(response.status, body, response.headers, notFound);
+    return apiFailure(response.status, body, response.headers, notFound, this.#settings.redact);
   }
 
   /** The error after the client's and the request's `beforeError` hooks. */
@@ -348,12 +359,13 @@ export class Transport {
         throw new TypeError('the fetch resolved to something not a Response');
       if (isRedirect(response)) {
         response.body?.cancel().catch(() => {});
-        throw new RedirectError(response.status, response.headers.get('location') ?? '');
+        const location = this.#settings.redact(response.headers.get('location') ?? '');
+        throw new RedirectError(response.status, location);
       }
       return { response, started, timeout, done, signal };
     } catch (error) {
       done();
-      throw this.#fail(fetchFailure(error, options.signal, timeout), options);
+      throw this.#fail(fetchFailure(error, options.signal, timeout, this.#settings.redact), options);
     }
   }
 }

@@ -5,6 +5,7 @@ import {
   type EventName,
   isTerminalEvent,
 } from '../contract/events.js';
+import { NO_REDACTION, type Redactor, redactJson } from '../contract/redact.js';
 import { StreamBreak, UnreadableTerminalError } from '../errors/index.js';
 import type { Logger } from '../http/transport.js';
 import { decode, type HandlersOf, type KnownEvent, type Payloads } from './decode.js';
@@ -28,6 +29,8 @@ export interface StreamStateOptions<I> {
    * its key instead of ending it (default 0: the error ends the stream).
    */
   rereads?: number | undefined;
+  /** Masks the client's token in what the service says of a failure (default: nothing masked). */
+  redact?: Redactor | undefined;
 }
 
 /** What one stream of a turn keeps across its connections. */
@@ -48,8 +51,10 @@ export class StreamState<I> {
   readonly #pings: boolean;
   readonly #logger: Logger | undefined;
   readonly #interaction: (raw: ActionRequiredPayload, chatId: string) => I;
+  readonly #redact: Redactor;
 
   constructor(options: StreamStateOptions<I>) {
+    this.#redact = options.redact ?? NO_REDACTION;
     this.#pings = options.pings;
     this.#logger = options.logger;
     this.#interaction = options.interaction;
@@ -105,7 +110,8 @@ export class StreamState<I> {
       if (decoded.event === RESUMED_EVENT) {
         out.push({ type: 'resumed', ...(decoded.data as { attempt: number; reason: string }) });
       } else {
-        out.push({ type: 'unknown', event: decoded.event, data: decoded.data });
+        const redact = this.#redact;
+        out.push({ type: 'unknown', event: redact(decoded.event), data: redactJson(decoded.data, redact) });
       }
       return false;
     }
@@ -152,7 +158,8 @@ export class StreamState<I> {
         this.#rereads--;
         throw new StreamBreak(`message.error ${error.code}: reading the stored outcome again`);
       }
-      out.push({ type: 'error', error });
+      // Masked here, at the source: the event, the `TurnError`, a relay and UI chunks all quote it.
+      out.push({ type: 'error', error: redactJson(error, this.#redact) as typeof error });
       return true;
     },
   };
@@ -171,8 +178,11 @@ export class StreamState<I> {
   }
 
   /** A known event off the contract is passed on as it came; a terminal one ends the stream with an error. */
-  #offSchema(raw: RawEvent, data: unknown, problem: string, out: StreamEvent<I>[]): false {
+  #offSchema(raw: RawEvent, received: unknown, said: string, out: StreamEvent<I>[]): false {
     const { event } = raw;
+    // The problem may quote a value received.
+    const problem = this.#redact(said);
+    const data = redactJson(received, this.#redact);
     if (isTerminalEvent(event)) {
       throw new UnreadableTerminalError(event, problem);
     }

@@ -106,7 +106,8 @@ async function open<I>(
     if (!type.includes('text/event-stream')) {
       // Not awaited: some fetches (msw 2.x) never settle a body's cancel, and the error is known already.
       response.body?.cancel().catch(() => {});
-      throw new ResponseValidationError(`expected text/event-stream, got ${type || 'no content type'}`, {
+      const got = transport.redact(type) || 'no content type';
+      throw new ResponseValidationError(`expected text/event-stream, got ${got}`, {
         path: '',
         body: undefined,
         status: response.status,

@@ -105,6 +105,7 @@ export function openTurnStream(
           validate: setup.validate,
         }),
       rereads: settings.maxRetries,
+      redact: transport.redact,
     });
     return httpTurnEvents(
       {

@@ -17,14 +17,16 @@ export const FAILURE_LABELS: Record<Failure, string> = {
   rate_limited: '429 (the request was not processed)',
   outage_503: '503 with `retry_action: retry`',
   outage_other: 'another status with `retry_action: retry` (a turn: 502, 504)',
-  gateway: "408, 502, 503, 504 without the contract's error body (a proxy's or load balancer's)",
+  gateway:
+    "408, 502, 503, 504 without the contract's error body (a proxy's or load balancer's: none, text, HTML, problem details)",
   in_progress: '409 `api_v1_turn_in_progress`',
   outcome_stored: '409 `api_v1_core_unavailable` (`idempotency_outcome_unknown`), 503 `persistence_failed`',
   backend_down: '503 `api_v1_interaction_backend_unavailable`',
   undelivered: '502 `api_v1_core_unavailable`',
   check_status:
     '`retry_action: check_status`, 409 `api_v1_action_not_pending`, `api_v1_action_result_unknown`',
-  other: 'anything else: other 4xx and 5xx, a response off the contract or too large, bad input',
+  other:
+    'anything else: other 4xx and 5xx (a bare 500 too, problem details included), a response off the contract or too large, bad input',
 };
 
 const REACTION_TEXT: Record<Reaction, string> = {

@@ -157,12 +157,21 @@ describe('7 a non-2xx response as an ApiError', () => {
     expect(apiFailure(502, '', NO_HEADERS).message).toBe('502 http_502: the response had no error body');
   });
 
-  it('a JSON body that is no error body is a ResponseValidationError with the status', () => {
+  it('a JSON body with a message_code that breaks the contract is a ResponseValidationError with the status', () => {
     const error = apiFailure(500, { message_code: 7 }, NO_HEADERS) as ResponseValidationError;
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect([error.status, error.path]).toEqual([500, 'message_code']);
-    expect(apiFailure(500, [1], NO_HEADERS)).toBeInstanceOf(ResponseValidationError);
-    expect(apiFailure(500, 42, NO_HEADERS)).toBeInstanceOf(ResponseValidationError);
+  });
+
+  it('7 JSON without a message_code (an array, a number) is the InternalServerError of a 500', () => {
+    for (const [body, shown] of [
+      [[1], '[1]'],
+      [42, '42'],
+    ] as const) {
+      const error = apiFailure(500, body, NO_HEADERS) as ApiError;
+      expect(error).toBeInstanceOf(errors.InternalServerError);
+      expect([error.status, error.code, error.message]).toEqual([500, 'http_500', `500 http_500: ${shown}`]);
+    }
   });
 });
 
@@ -189,5 +198,48 @@ describe('a response off the contract as a ResponseValidationError', () => {
     const root = schemaFailure(issues(5), 5, 200) as ResponseValidationError;
     expect(root.path).toBe('');
     expect(root.message).toMatch(/^response does not match the contract at \(root\): /);
+  });
+});
+
+describe('7 a 422 names the fields the service named', () => {
+  const invalid = (data: unknown, said: { message?: string } = { message: 'The given data was invalid.' }) =>
+    apiFailure(422, { ...said, message_code: 'api_v1_validation_error', data }, NO_HEADERS);
+
+  it('7 each field with its problem, then what the service said', () => {
+    expect(invalid([{ field: 'description', message: 'too long', limit: 500 }]).message).toBe(
+      '422 api_v1_validation_error: description: too long (The given data was invalid.)',
+    );
+    expect(invalid([{ field: 'name', message: 'is required' }, { field: 'icon' }], {}).message).toBe(
+      '422 api_v1_validation_error: name: is required; icon',
+    );
+  });
+
+  it('7 at most five fields, each name and problem cut at 100 characters, without control characters', () => {
+    const five = Array.from({ length: 5 }, (_, i) => ({ field: `f${i}`, message: 'bad' }));
+    expect(invalid(five).message).toBe(
+      '422 api_v1_validation_error: f0: bad; f1: bad; f2: bad; f3: bad; f4: bad (The given data was invalid.)',
+    );
+    const many = Array.from({ length: 8 }, (_, i) => ({ field: `f${i}`, message: 'bad' }));
+    expect(invalid(many).message).toBe(
+      '422 api_v1_validation_error: f0: bad; f1: bad; f2: bad; f3: bad; f4: bad (and 3 more) (The given data was invalid.)',
+    );
+    const long = invalid([{ field: `a\n${'b'.repeat(200)}`, message: 'c'.repeat(200) }]).message;
+    expect(long).toBe(
+      `422 api_v1_validation_error: a ${'b'.repeat(98)}: ${'c'.repeat(100)} (The given data was invalid.)`,
+    );
+  });
+
+  it('7 data naming no field (prompt_refs_invalid groups, an object) leaves the message as the service wrote it', () => {
+    for (const data of [[{ skills: [3] }], { field: 'x', message: 'y' }, null, [null, 'x', { field: 5 }]])
+      expect(invalid(data).message).toBe('422 api_v1_validation_error: The given data was invalid.');
+  });
+
+  it('7 only a 422 names fields: another status with the same data is as the service wrote it', () => {
+    const error = apiFailure(
+      400,
+      { message: 'bad', message_code: 'c', data: [{ field: 'a', message: 'b' }] },
+      NO_HEADERS,
+    );
+    expect(error.message).toBe('400 c: bad');
   });
 });

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { apiFailure, isGatewayFailure } from '../../src/http/failures.js';
-import { ApiError, InternalServerError, ResponseValidationError } from '../../src/index.js';
+import {
+  ApiError,
+  AuthenticationError,
+  BadRequestError,
+  InternalServerError,
+  PermissionDeniedError,
+  RateLimitError,
+  ResponseValidationError,
+  UnprocessableEntityError,
+} from '../../src/index.js';
 import { api } from '../support/api-error.js';
 
 const NGINX_503 = `<html>\r
@@ -75,14 +84,31 @@ describe("7: a proxy's or load balancer's own answer is an ApiError with its sta
     expect(long.message).toBe(`502 http_502: {"message":"${'x'.repeat(188)}`);
   });
 
-  it('7: JSON with a message_code, or at another status, is the contract broken: a ResponseValidationError', () => {
+  it('7: JSON with a message_code that breaks the contract is a ResponseValidationError', () => {
     expect(apiFailure(503, { message_code: 7 }, NO_HEADERS)).toBeInstanceOf(ResponseValidationError);
-    expect(apiFailure(500, { message: 'Internal server error' }, NO_HEADERS)).toBeInstanceOf(
+    expect(apiFailure(422, { message_code: 'c', message: 5 }, NO_HEADERS)).toBeInstanceOf(
       ResponseValidationError,
     );
-    expect(apiFailure(429, { message: 'slow down' }, NO_HEADERS)).toBeInstanceOf(ResponseValidationError);
-    expect(apiFailure(502, null, NO_HEADERS)).toBeInstanceOf(ResponseValidationError);
-    expect(apiFailure(502, 7, NO_HEADERS)).toBeInstanceOf(ResponseValidationError);
+  });
+
+  it('7: JSON without a message_code is a bare ApiError of its status, at any status, gateway or not', () => {
+    const cases: [number, unknown, string][] = [
+      [500, { message: 'Internal server error' }, '{"message":"Internal server error"}'],
+      [429, { message: 'slow down' }, '{"message":"slow down"}'],
+      [502, null, 'null'],
+      [502, 7, '7'],
+      [400, [1], '[1]'],
+    ];
+    for (const [status, body, shown] of cases) {
+      const error = apiFailure(status, body, NO_HEADERS) as ApiError;
+      expect(error).toBeInstanceOf(ApiError);
+      expect([error.status, error.code, error.message]).toEqual([
+        status,
+        `http_${status}`,
+        `${status} http_${status}: ${shown}`,
+      ]);
+    }
+    expect(isGatewayFailure(apiFailure(500, { message: 'x' }, NO_HEADERS) as ApiError)).toBe(false);
   });
 
   it('7: an empty body at a gateway status is bare too', () => {
@@ -112,5 +138,68 @@ describe('7: which ApiError is a gateway failure', () => {
     ['a 502 with the code of another status', api(502, 'http_503'), false],
   ])('%s -> %s', (_, error, gateway) => {
     expect(isGatewayFailure(error)).toBe(gateway);
+  });
+});
+
+describe('7: an answer without the contract body is the ApiError of its status, named by what it says', () => {
+  it("7: a gateway's 500 problem+json is an InternalServerError http_500 named by its title and detail", () => {
+    const body = { type: 'about:blank', title: 'Internal Server Error', status: 500, detail: 'db down' };
+    const error = apiFailure(500, body, NO_HEADERS) as ApiError;
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect([error.status, error.code, error.message]).toEqual([
+      500,
+      'http_500',
+      '500 http_500: Internal Server Error: db down',
+    ]);
+    expect(error.data).toEqual(body);
+    expect(isGatewayFailure(error)).toBe(false);
+  });
+
+  it('7: problem details with only a title, or only a detail, are named by that one', () => {
+    expect(apiFailure(503, { title: 'Unavailable', detail: '' }, NO_HEADERS).message).toBe(
+      '503 http_503: Unavailable',
+    );
+    expect(apiFailure(504, { detail: 'upstream timed out', title: 5 }, NO_HEADERS).message).toBe(
+      '504 http_504: upstream timed out',
+    );
+  });
+
+  it('7: a 4xx without the contract body is the ApiError class of its status', () => {
+    const cases: [number, unknown, new (...args: never[]) => ApiError, string][] = [
+      [400, { title: 'Bad Request' }, BadRequestError, 'Bad Request'],
+      [401, '<html><title>Sign in</title></html>', AuthenticationError, `Sign in${PAGE}`],
+      [403, 'Forbidden', PermissionDeniedError, 'Forbidden'],
+      [413, { title: 'Payload Too Large' }, ApiError, 'Payload Too Large'],
+      [422, { detail: 'unprocessable' }, UnprocessableEntityError, 'unprocessable'],
+      [429, 'Too Many Requests', RateLimitError, 'Too Many Requests'],
+    ];
+    for (const [status, body, Class, text] of cases) {
+      const error = apiFailure(status, body, NO_HEADERS) as ApiError;
+      expect(error).toBeInstanceOf(Class);
+      expect([error.status, error.code, error.message]).toEqual([
+        status,
+        `http_${status}`,
+        `${status} http_${status}: ${text}`,
+      ]);
+    }
+  });
+
+  it('7: a JSON body is kept as data; text, an HTML page or no body leave data undefined', () => {
+    const data = (body: unknown) => (apiFailure(502, body, NO_HEADERS) as ApiError).data;
+    expect(data({ title: 'x', n: [1] })).toEqual({ title: 'x', n: [1] });
+    expect(data(null)).toBeNull();
+    for (const body of ['text', NGINX_503, '', undefined, 7]) expect(data(body)).toBeUndefined();
+  });
+
+  it('7: what a bare body says is bounded and has no control characters (no forged log line, no escape)', () => {
+    const forged = '\u001b[31mdown\u001b[0m\r\n[convo-sdk] fake line\u0007';
+    expect(apiFailure(500, forged, NO_HEADERS).message).toBe(
+      '500 http_500: [31mdown [0m [convo-sdk] fake line',
+    );
+    expect(apiFailure(500, { title: `a\nb`, detail: 'y'.repeat(300) }, NO_HEADERS).message).toBe(
+      `500 http_500: a b: ${'y'.repeat(200)}`,
+    );
+    const page = `<html><title>\u0000x${'t'.repeat(300)}</title></html>`;
+    expect(apiFailure(502, page, NO_HEADERS).message).toBe(`502 http_502: x${'t'.repeat(199)}${PAGE}`);
   });
 });

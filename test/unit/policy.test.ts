@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { apiFailure } from '../../src/http/failures.js';
 import { answerMayHaveApplied } from '../../src/http/keyed.js';
 import { failureOf, POLICY, reactionTo } from '../../src/http/policy.js';
 import { backoff, nextWait } from '../../src/http/policy-run.js';
@@ -117,6 +118,19 @@ describe('the retry policy: how each operation meets a failure', () => {
     expect(reactionTo('write', new TimeoutError('x'))).toBe('never');
     expect(reactionTo('repeatable', new ConnectionError('x'))).toBe('retry');
     expect(reactionTo('repeatable', new TimeoutError('x'))).toBe('retry');
+  });
+
+  it("7 a gateway's problem details: a 503 is repeated where arriving twice is harmless, a 500 nowhere", () => {
+    const problem = (status: number) =>
+      apiFailure(status, { title: 'Unavailable', detail: 'try later' }, new Headers());
+    const kinds = Object.keys(POLICY) as (keyof typeof POLICY)[];
+    expect(kinds.map((kind) => reactionTo(kind, problem(503)))).toEqual(
+      kinds.map((kind) => (kind === 'write' ? 'never' : 'retry')),
+    );
+    expect(kinds.map((kind) => reactionTo(kind, problem(500)))).toEqual(kinds.map(() => 'never'));
+    expect(reactionTo('repeatable', apiFailure(500, '<html><title>Oops</title></html>', new Headers()))).toBe(
+      'never',
+    );
   });
 
   it("7.3 a turn's 502 or 504 is the key's stored outcome: not repeated, whatever retry_action says", () => {

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { ChatListQuerySchema } from '../../src/contract/chat.js';
 import { PageQuerySchema } from '../../src/contract/page.js';
+import { NO_REDACTION } from '../../src/contract/redact.js';
 import { Transport } from '../../src/http/transport.js';
 import { Client, ConnectionError, ValidationError } from '../../src/index.js';
 import { type Path, Verbs } from '../../src/resources/resource.js';
@@ -22,6 +23,7 @@ function verbs(...replies: Parameters<typeof fakeFetch>) {
     logger: undefined,
     maxResponseBytes: 1_000_000,
     hooks: undefined,
+    redact: NO_REDACTION,
     retry: { maxRetries: 1, minDelayMs: 0, maxDelayMs: 0, maxRetryAfterMs: 0, onRetry: undefined },
   });
   return { api: new Verbs(transport), requests };
