@@ -187,7 +187,7 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
     // continue only with it, and it replays no one else's turn: keys are random UUIDs the service scopes
     // to the credential, only the browser that got the message knows it, and a key sent with a body other
     // than its turn's (the transport's fields and this prompt) answers 409 `api_v1_idempotency_conflict`.
-    // A route serving many users must still check that the chat id belongs to the user (see the README).
+    // A route serving many users must still check that the chat id belongs to the user (see docs/ai-sdk.md).
     const record = this.#records.get(chatId);
     const body =
       record?.idempotencyKey === idempotencyKey

@@ -1,6 +1,6 @@
 /**
  * What the client uses where an option is left out: the one place each default is written. The code reads
- * it, and the README's "Defaults" table is checked against it (`test/docs/defaults.test.ts`).
+ * it, and the "Defaults" table of docs/client.md is checked against it (`test/docs/defaults.test.ts`).
  */
 export const CLIENT_DEFAULTS = {
   /** Milliseconds to wait for a response (a synchronous turn waits past the service's 30-minute cut). */

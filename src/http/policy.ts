@@ -4,7 +4,7 @@ import { isGatewayFailure } from './failures.js';
 
 /**
  * The one retry policy of the SDK: for each kind of operation and each kind of failure, whether the
- * request is sent again and how. The README's "What is retried" table is checked against it.
+ * request is sent again and how. The "What is retried" table of docs/client.md is checked against it.
  */
 
 /** What an operation is, for the retry policy. */

@@ -265,7 +265,7 @@ try {
 const took = duration(Math.round(performance.now() - started));
 if (problems.length === 0) {
   console.log(`PASS inspector ${took}  ${summary}`);
-  // The README's picture, reduced to 24 colours (pngquant, a Debian package) to stay under 150 KB.
+  // The picture of docs/inspector.md, reduced to 24 colours (pngquant, a Debian package) to stay under 150 KB.
   if (process.argv.includes('--docs')) {
     execFileSync('pngquant', [
       '24',

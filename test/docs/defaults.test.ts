@@ -5,10 +5,10 @@ import { CLIENT_DEFAULTS } from '../../src/index.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
-/** The README's "Defaults" table as `CLIENT_DEFAULTS` key -> the number its cell starts with. */
+/** The "Defaults" table of docs/client.md as `CLIENT_DEFAULTS` key -> the number its cell starts with. */
 function readmeDefaults(): Record<string, number> {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const table = readme.slice(readme.indexOf('| option | default |')).split('\n\n')[0]!;
+  const guide = readFileSync(join(root, 'docs', 'client.md'), 'utf8');
+  const table = guide.slice(guide.indexOf('| option | default |')).split('\n\n')[0]!;
   return Object.fromEntries(
     table
       .split('\n')
@@ -26,7 +26,7 @@ function readmeDefaults(): Record<string, number> {
 }
 
 describe('the client defaults, written once', () => {
-  it("the README's Defaults table lists every default with the value the code uses", () => {
+  it("the client guide's Defaults table lists every default with the value the code uses", () => {
     expect(readmeDefaults()).toEqual({ ...CLIENT_DEFAULTS });
   });
 

@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as sdk from '../../src/index.js';
 
-// Every ```ts block of the README compiles, as a module, against the SDK's real types. Free names the
-// prose leaves to the reader (`client`, `chatId`, `render`) are declared once in a globals file.
+// Every ```ts block of the README and of the guides in docs/ compiles, as a module, against the SDK's real
+// types. Free names the prose leaves to the reader (`client`, `chatId`, `render`) are declared once in a
+// globals file.
 const root = join(import.meta.dirname, '..', '..');
 const dir = join(root, 'node_modules', '.cache', 'readme-snippets');
 
@@ -20,9 +21,23 @@ declare function done(type: string): void;
 declare function askUser(title: string): Promise<boolean>;
 `;
 
-function snippets(): string[] {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  return [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
+/** The pages whose snippets are checked: the README and every guide. */
+const pages = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => join('docs', name)),
+];
+
+/** Each ```ts block of the pages, named by its page and its place there (for tsc's messages). */
+function snippets(): { name: string; code: string }[] {
+  return pages.flatMap((page) => {
+    const text = readFileSync(join(root, page), 'utf8');
+    return [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((match, i) => ({
+      name: `${basename(page, '.md')}-${String(i + 1).padStart(2, '0')}.ts`,
+      code: match[1]!,
+    }));
+  });
 }
 
 /** Imports from convo-sdk the names a snippet uses without importing them itself. */
@@ -39,17 +54,17 @@ function withImports(code: string): string {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('README', () => {
+describe('README and guides', () => {
   // One tsc run over every snippet: some 15 s alone, far more on a loaded machine.
-  it('every TypeScript snippet type-checks against the SDK', { timeout: 120_000 }, () => {
+  it('every TypeScript snippet of the README and docs/*.md type-checks against the SDK', {
+    timeout: 120_000,
+  }, () => {
     const blocks = snippets();
     expect(blocks.length).toBeGreaterThan(10);
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'globals.d.ts'), GLOBALS);
-    for (const [i, code] of blocks.entries()) {
-      writeFileSync(join(dir, `snippet-${String(i + 1).padStart(2, '0')}.ts`), withImports(code));
-    }
+    for (const { name, code } of blocks) writeFileSync(join(dir, name), withImports(code));
     writeFileSync(
       join(dir, 'tsconfig.json'),
       JSON.stringify({
@@ -62,7 +77,7 @@ describe('README', () => {
     try {
       execFileSync(process.execPath, [tsc, '-p', join(dir, 'tsconfig.json')], { encoding: 'utf8' });
     } catch (error) {
-      throw new Error(`README snippets do not compile:\n${(error as { stdout?: string }).stdout ?? error}`);
+      throw new Error(`snippets do not compile:\n${(error as { stdout?: string }).stdout ?? error}`);
     }
   });
 });

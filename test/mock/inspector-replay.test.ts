@@ -7,7 +7,7 @@ import { errorResponse, mswHandlers } from '../../src/mock/msw.js';
 import { mockClient } from '../support/mock-client.js';
 import { withMockServer } from '../support/mock-server.js';
 
-// The README's recipe: a turn exported from the inspector as HAR, replayed as an msw override or as a
+// The recipe of docs/inspector.md: a turn exported from the inspector as HAR, replayed as an msw override or as a
 // scripted model.
 interface HarEntry {
   request: { method: string; url: string };

@@ -1,7 +1,7 @@
 import type { Failure, OperationKind, Reaction } from '../../src/http/policy.js';
 import { POLICY } from '../../src/http/policy.js';
 
-/** The README's column heading of each operation kind, in column order. */
+/** The column heading in docs/client.md ("What is retried") of each operation kind, in column order. */
 export const KIND_LABELS: Record<OperationKind, string> = {
   repeatable: 'reads, skill and chat updates',
   write: 'create, toggle, delete',
@@ -10,7 +10,7 @@ export const KIND_LABELS: Record<OperationKind, string> = {
   cancel: 'cancel',
 };
 
-/** The README's row heading of each failure, in row order. */
+/** The row heading in docs/client.md ("What is retried") of each failure, in row order. */
 export const FAILURE_LABELS: Record<Failure, string> = {
   connection: 'connection lost, no response',
   timeout: 'no response within `timeout`',

@@ -1,5 +1,5 @@
 /**
- * Where a client call's error surfaces, by the README's rule: a promise rejects, a stream or async iterable
+ * Where a client call's error surfaces, by the rule in docs/client.md ("Errors"): a promise rejects, a stream or async iterable
  * fails at its first read. Calls `call` (a synchronous throw is reported as `threw`), then awaits the
  * promise or reads the first item; `returned` says which kind of value the call gave.
  */

@@ -8,7 +8,7 @@ import { CHAT, finished, sseText, turnEvents } from '../support/sse.js';
 
 /**
  * A proxy's or load balancer's bare 408, 502, 503 and 504 (no contract error body) through real HTTP on
- * loopback: repeated where arriving twice is harmless, never for a create (README, "What is retried").
+ * loopback: repeated where arriving twice is harmless, never for a create (docs/client.md, "What is retried").
  */
 
 let close: (() => Promise<void>) | undefined;

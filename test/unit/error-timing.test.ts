@@ -5,7 +5,7 @@ import { fakeFetch } from '../support/fake-fetch.js';
 import { surfaced } from '../support/surfaced.js';
 
 /**
- * The README's rule for when an error surfaces: a method that returns a promise rejects (it never throws
+ * The rule of docs/client.md ("Errors") for when an error surfaces: a method that returns a promise rejects (it never throws
  * synchronously); one that returns a stream or an async iterable returns it, and the error fails its first
  * read. A list (`PagePromise`) is both: awaiting it rejects, and `for await` fails at the first item.
  */

@@ -181,14 +181,16 @@ describe('the retry policy: how each operation meets a failure', () => {
     expect(reactionTo('turn', api(504, 'http_504'))).toBe('retry');
   });
 
-  it('the README\'s "What is retried" table is the policy table', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.split('### What is retried')[1]?.split('\n## ')[0] ?? '';
+  it('the client guide\'s "What is retried" table is the policy table', () => {
+    const guide = readFileSync(new URL('../../docs/client.md', import.meta.url), 'utf8');
+    const section = guide.split('### What is retried')[1]?.split('\n## ')[0] ?? '';
     const table = section
       .split('\n')
       .filter((line) => line.startsWith('|'))
       .join('\n');
-    expect(table, `the README table should read:\n${renderPolicyTable()}`).toBe(renderPolicyTable());
+    expect(table, `the table in docs/client.md should read:\n${renderPolicyTable()}`).toBe(
+      renderPolicyTable(),
+    );
   });
 });
 

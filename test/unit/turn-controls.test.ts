@@ -12,7 +12,7 @@ function client(fetch: FakeFetch) {
 const cancelled = (request: Request) => request.url.endsWith('/actions/cancel');
 
 describe('the handler loop', () => {
-  it('6 run: onText tells a replace from an append, and the README handler prints the saved answer through [[mock:failover]]', async () => {
+  it('6 run: onText tells a replace from an append, and the handler of docs/streaming.md prints the saved answer through [[mock:failover]]', async () => {
     const { client: c } = mockClient();
     const chat = await c.chats.create({});
     let out = '';
@@ -24,7 +24,7 @@ describe('the handler loop', () => {
       chat.id,
       { content: '[[mock:failover]] tell me' },
       {
-        // The README's handler: a replace starts a new line with the whole new text.
+        // The handler of docs/streaming.md: a replace starts a new line with the whole new text.
         onText: (delta, _snapshot, replace) => {
           replaces.push(replace);
           write(replace ? `\n${delta}` : delta);

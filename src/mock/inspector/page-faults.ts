@@ -39,7 +39,7 @@ type Tagged = MockFault & { [PAGE_ID]?: number };
 
 /**
  * The faults the page arms, as `mock.faults` entries: the same registry, routes and actions as
- * `mock.faults.add` (README, "Time, faults and counters"), so a fault armed here is one a test could
+ * `mock.faults.add` (docs/mock.md, "Time, faults and counters"), so a fault armed here is one a test could
  * write. Each is tracked from armed to fired by the requests that used it (`mock.faults.usedBy`).
  */
 export class PageFaults {
