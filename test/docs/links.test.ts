@@ -6,9 +6,12 @@ import { describe, expect, it } from 'vitest';
 // file or a heading that moved is a dead end for the reader, so every relative link must resolve.
 const root = join(import.meta.dirname, '..', '..');
 
-/** The README and every page in docs/, as paths from the repository's root. */
+/** The README, the pages that link into the guides, and every page in docs/, from the repository's root. */
 const pages = [
   'README.md',
+  'RELIABILITY.md',
+  'BENCHMARKS.md',
+  'ARCHITECTURE.md',
   ...readdirSync(join(root, 'docs'))
     .filter((name) => name.endsWith('.md'))
     .map((name) => join('docs', name)),
@@ -66,7 +69,7 @@ function problem(page: string, target: string): string | undefined {
   return anchors(file).has(anchor) ? undefined : `no heading #${anchor} in ${relative(root, file)}`;
 }
 
-describe('links of the README and the guides', () => {
+describe('links of the README, the guides and the pages beside them', () => {
   it('GitHub anchors drop punctuation and keep hyphens', () => {
     expect(slug('Time, faults and counters')).toBe('time-faults-and-counters');
     expect(slug('Abort versus cancel')).toBe('abort-versus-cancel');
