@@ -1,4 +1,3 @@
-import type { UIMessageChunk } from 'ai';
 import {
   ApiError,
   type Interaction,
@@ -10,11 +9,8 @@ import {
   type TurnFailure,
   type TurnStreamEvent,
 } from '../index.js';
-import type { ConvoDataParts, ConvoMetadata, InteractionData } from './parts.js';
+import type { ConvoChunk, InteractionData } from './parts.js';
 import { TextWriter } from './text.js';
-
-/** A chunk of the UI message stream this mapping writes. */
-export type ConvoChunk = UIMessageChunk<ConvoMetadata, ConvoDataParts>;
 
 /** How a segment of a turn is mapped: which message it writes to, and what that message already shows. */
 export interface SegmentContext {

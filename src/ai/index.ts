@@ -6,8 +6,8 @@
  * @module
  */
 export { answerInteraction } from './answer.js';
-export type { ConvoChunk } from './chunks.js';
 export {
+  type ConvoChunk,
   type ConvoDataParts,
   type ConvoMetadata,
   type ConvoUIMessage,

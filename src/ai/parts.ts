@@ -1,4 +1,4 @@
-import type { UIMessage } from 'ai';
+import type { UIMessage, UIMessageChunk } from 'ai';
 import type {
   ElicitationPayload,
   FlatValue,
@@ -85,6 +85,9 @@ export interface ConvoMetadata {
 
 /** A `UIMessage` of a chat driven by `ConvoChatTransport` or `toUIMessageStream`. */
 export type ConvoUIMessage = UIMessage<ConvoMetadata, ConvoDataParts>;
+
+/** A chunk of the UI message stream the mapping writes. */
+export type ConvoChunk = UIMessageChunk<ConvoMetadata, ConvoDataParts>;
 
 /** The data part name that marks a failover replace. */
 export const REPLACE_PART = 'data-convo-replace';

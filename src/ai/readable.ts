@@ -1,5 +1,6 @@
 import type { ToolApproval, TurnStream, TurnStreamEvent } from '../index.js';
-import { type ConvoChunk, type SegmentContext, type SegmentEnd, turnChunks } from './chunks.js';
+import { type SegmentContext, type SegmentEnd, turnChunks } from './chunks.js';
+import type { ConvoChunk } from './parts.js';
 
 /** What stopping a chat does to its turn: cancel it on the service, or only stop reading it. */
 export type StopMode = 'cancel' | 'abort';

@@ -1,5 +1,5 @@
 import type { DeltaEvent } from '../index.js';
-import type { ConvoChunk } from './chunks.js';
+import type { ConvoChunk } from './parts.js';
 
 /**
  * Writes a turn's text into a UI message as text parts, in time proportional to the wire: a delta costs its
