@@ -23,10 +23,11 @@ const OWN_SECTION = new Set(['stream-rss', 'ai-mapping']);
 const file = new URL('../BENCHMARKS.md', import.meta.url);
 
 const only = process.argv.slice(2);
+const ran = BENCHES.filter((b) => only.length === 0 || only.includes(b));
 /** Rows and notes by section: '' for the main table, else the benchmark's name. */
 const sections = new Map<string, { rows: Row[]; notes: string[] }>();
 const started = performance.now();
-for (const name of BENCHES.filter((b) => only.length === 0 || only.includes(b))) {
+for (const name of ran) {
   const key = OWN_SECTION.has(name) ? name : '';
   if (!sections.has(key)) sections.set(key, { rows: [], notes: [] });
   const { rows, notes } = sections.get(key)!;
@@ -80,6 +81,9 @@ const machine =
 const command = only.length === 0 ? 'npm run bench' : `npm run bench -- ${only.join(' ')}`;
 
 let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+// A section is rewritten only when every benchmark of it ran: a partial run of the main table prints its
+// rows and leaves the file's table, measured together, as it was.
+const complete = (key: string) => key !== '' || BENCHES.every((b) => OWN_SECTION.has(b) || ran.includes(b));
 for (const [key, { rows, notes }] of sections) {
   const start = key ? `<!-- bench:${key}:start -->` : '<!-- bench:start -->';
   const end = key ? `<!-- bench:${key}:end -->` : '<!-- bench:end -->';
@@ -101,10 +105,11 @@ for (const [key, { rows, notes }] of sections) {
   ].join('\n');
   const at = text.indexOf(start);
   const to = text.indexOf(end);
-  text =
-    at !== -1 && to > at
-      ? text.slice(0, at) + section + text.slice(to + end.length)
-      : `${text.trimEnd()}\n\n${section}\n`;
+  if (complete(key))
+    text =
+      at !== -1 && to > at
+        ? text.slice(0, at) + section + text.slice(to + end.length)
+        : `${text.trimEnd()}\n\n${section}\n`;
 
   // The table on the terminal, columns padded.
   const table = [header, ...rows.map(cells)];
@@ -116,4 +121,6 @@ for (const [key, { rows, notes }] of sections) {
   for (const note of notes) console.log(`- ${note}`);
 }
 writeFileSync(file, text);
-console.log(`\n${machine}; ${seconds.toFixed(0)} s; written to BENCHMARKS.md`);
+console.log(
+  `\n${machine}; ${seconds.toFixed(0)} s; ${[...sections.keys()].every(complete) ? 'written to BENCHMARKS.md' : 'the main table only printed (a partial run)'}`,
+);
