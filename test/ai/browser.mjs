@@ -8,29 +8,22 @@
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { launchChromium, skipWithoutChromium } from '../browser/chromium.mjs';
+import { launchChromium } from '../browser/chromium.mjs';
 import { mustRun, root, startMock } from '../runtimes/harness.mjs';
-import { chatPage, installPackedWith, recordPage, report, screenshot, stepper } from './chat-app.mjs';
+import { chatPage, installPackedWith, recordPage, runChatApp, screenshot, stepper } from './chat-app.mjs';
 
 const TOKEN = 'ai-chat-token';
 const example = join(root, 'examples', 'ai-chat');
 const DEPS = ['ai@^7', '@ai-sdk/react@^4', 'react@^19', 'react-dom@^19', 'vite@^8', '@vitejs/plugin-react'];
 
-skipWithoutChromium('ai-browser');
-
-const started = performance.now();
-const results = [];
-const logs = [];
-let project;
-let mock;
-let server;
-let chromium;
-try {
-  project = await installPackedWith('convo-sdk-ai-chat-', DEPS);
+await runChatApp('ai-browser', 'ai-chat.png', async ({ results, logs, closing }) => {
+  const project = await installPackedWith('convo-sdk-ai-chat-', DEPS);
+  closing('the project', () => project.remove());
   for (const file of ['index.html', 'vite.config.ts', 'server.ts', 'src']) {
     cpSync(join(example, file), join(project.dir, file), { recursive: true });
   }
-  mock = await startMock(project.dir, ['--token', TOKEN]);
+  const mock = await startMock(project.dir, ['--token', TOKEN]);
+  closing('the mock', () => mock.stop());
   // The direct mode's service and token are build-time values, never in the page's URL.
   await mustRun(
     process.execPath,
@@ -42,8 +35,10 @@ try {
     },
   );
   const { startServer } = await import(pathToFileURL(join(project.dir, 'server.ts')).href);
-  server = await startServer({ baseUrl: mock.url, token: TOKEN });
-  chromium = await launchChromium({ width: 900, height: 700 });
+  const server = await startServer({ baseUrl: mock.url, token: TOKEN });
+  closing('the server', () => server.close());
+  const chromium = await launchChromium({ width: 900, height: 700 });
+  closing('Chromium', () => chromium.close());
   const { page } = chromium;
   recordPage(page, logs);
 
@@ -94,13 +89,4 @@ try {
     });
   }
   await screenshot(page, 'ai-chat.png');
-} catch (error) {
-  results.push(['setup', error?.stack ?? String(error)]);
-} finally {
-  await chromium?.close().catch((error) => results.push(['closing Chromium', error.message]));
-  await server?.close();
-  await mock?.stop();
-  project?.remove();
-}
-
-report('ai-browser', { results, logs, started, file: 'ai-chat.png' });
+});

@@ -4,6 +4,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { skipWithoutChromium } from '../browser/chromium.mjs';
 import { duration, installInto, pack, root } from '../runtimes/harness.mjs';
 
 /** Packs the package and installs it with `deps` into a new project named from `prefix`; resolves `installInto`'s. */
@@ -90,10 +91,42 @@ export async function screenshot(page, file) {
 }
 
 /**
+ * Runs the browser test `name` of a chat example (skipped without Chromium): `body` sets the app up and runs
+ * its steps into `results`; `closing(what, close)` names what to close once it ends, the last opened first;
+ * `onFailure(more)` adds `more()` to the report of a failure. A failure of the setup is a result of its own.
+ */
+export async function runChatApp(name, file, body) {
+  skipWithoutChromium(name);
+  const started = performance.now();
+  const results = [];
+  const logs = [];
+  const closers = [];
+  let more = () => '';
+  try {
+    await body({
+      results,
+      logs,
+      closing: (what, close) => closers.unshift([what, close]),
+      onFailure: (show) => {
+        more = show;
+      },
+    });
+  } catch (error) {
+    results.push(['setup', error?.stack ?? String(error)]);
+  } finally {
+    for (const [what, close] of closers)
+      await Promise.resolve()
+        .then(close)
+        .catch((error) => results.push([`closing ${what}`, error?.message ?? String(error)]));
+  }
+  report(name, { results, logs, started, file, more });
+}
+
+/**
  * Prints each result, the page's last log lines (and `more()`'s) when one failed, the time since `started`
  * and the count line `name: N passed, M failed`; a failure sets the exit code.
  */
-export function report(name, { results, logs, started, file, more = () => '' }) {
+function report(name, { results, logs, started, file, more = () => '' }) {
   const failed = results.filter(([, problem]) => problem !== undefined);
   for (const [step, problem] of results)
     console.log(

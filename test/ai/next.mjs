@@ -9,9 +9,9 @@ import { spawn } from 'node:child_process';
 import { cpSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { launchChromium, skipWithoutChromium } from '../browser/chromium.mjs';
+import { launchChromium } from '../browser/chromium.mjs';
 import { duration, mustRun, root, startMock, tail } from '../runtimes/harness.mjs';
-import { chatPage, installPackedWith, recordPage, report, screenshot, stepper } from './chat-app.mjs';
+import { chatPage, installPackedWith, recordPage, runChatApp, screenshot, stepper } from './chat-app.mjs';
 
 const TOKEN = 'next-chat-token';
 const example = join(root, 'examples', 'ai-chat-next');
@@ -24,16 +24,6 @@ const DEPS = [
   'typescript@~6.0.3',
   '@types/react@^19',
 ];
-
-skipWithoutChromium('next');
-
-const started = performance.now();
-const results = [];
-const logs = [];
-let project;
-let mock;
-let server;
-let chromium;
 
 /** A free loopback port for `next start`. */
 async function freePort() {
@@ -74,11 +64,13 @@ async function startNext(dir, port, env) {
   }
 }
 
-try {
-  project = await installPackedWith('convo-sdk-next-chat-', DEPS);
+await runChatApp('next', 'ai-chat-next.png', async ({ results, logs, closing, onFailure }) => {
+  const project = await installPackedWith('convo-sdk-next-chat-', DEPS);
+  closing('the project', () => project.remove());
   for (const file of ['app', 'next.config.mjs', 'tsconfig.json'])
     cpSync(join(example, file), join(project.dir, file), { recursive: true });
-  mock = await startMock(project.dir, ['--token', TOKEN]);
+  const mock = await startMock(project.dir, ['--token', TOKEN]);
+  closing('the mock', () => mock.stop());
   const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', CONVO_BASE_URL: mock.url, CONVO_TOKEN: TOKEN };
   const build = await mustRun(
     process.execPath,
@@ -90,8 +82,11 @@ try {
     },
   );
   console.log(`next build took ${duration(build.ms)}`);
-  server = await startNext(project.dir, await freePort(), env);
-  chromium = await launchChromium({ width: 900, height: 700 });
+  const server = await startNext(project.dir, await freePort(), env);
+  closing('next start', () => server.stop());
+  onFailure(() => tail(server.output(), 20));
+  const chromium = await launchChromium({ width: 900, height: 700 });
+  closing('Chromium', () => chromium.close());
   const { page } = chromium;
   recordPage(page, logs);
 
@@ -161,19 +156,4 @@ try {
     if (statuses.length !== 5) throw new Error(`${statuses.length} turns on the service, not 5`);
   });
   await screenshot(page, 'ai-chat-next.png');
-} catch (error) {
-  results.push(['setup', error?.stack ?? String(error)]);
-} finally {
-  await chromium?.close().catch((error) => results.push(['closing Chromium', error.message]));
-  server?.stop();
-  await mock?.stop();
-  project?.remove();
-}
-
-report('next', {
-  results,
-  logs,
-  started,
-  file: 'ai-chat-next.png',
-  more: () => (server ? tail(server.output(), 20) : ''),
 });
