@@ -10,17 +10,25 @@ import { createMock } from '../../src/mock/index.js';
 
 /** What a test needs of the AI SDK's headless `Chat`, the same in each major. */
 export interface HeadlessChat {
+  /** The messages, the last one the assistant's answer being written. */
   readonly messages: ConvoUIMessage[];
+  /** `ready`, `submitted`, `streaming` or `error`. */
   readonly status: string;
+  /** What the last send failed with. */
   readonly error: Error | undefined;
+  /** Sends a user message and reads the answer. */
   sendMessage(message: { text: string }): Promise<void>;
+  /** Answers a tool approval of the last message. */
   addToolApprovalResponse(response: { id: string; approved: boolean }): void | PromiseLike<void>;
+  /** Stops the answer being read. */
   stop(): Promise<void>;
 }
 
 /** The options `Chat` takes in every major that a test gives: the chat id and the transport. */
 export interface ChatInit {
+  /** The service's chat id. */
   id: string;
+  /** The transport under test. */
   transport: ConvoChatTransport;
 }
 
