@@ -219,7 +219,8 @@ export const apps = [
   },
   {
     name: 'mixed',
-    packages: [],
+    // identity.mjs loads convo-sdk/ai, whose optional peer `ai` an app that uses it installs.
+    packages: ['ai@7'],
     setup(dir) {
       copy('identity.mjs', dir);
     },
