@@ -16,49 +16,9 @@ export interface Tokens {
 /** The names `--token NAME=TOKEN` accepts, besides the unnamed main credential. */
 export const TOKEN_NAMES = ['other', 'limited'] as const;
 
-/** The content of every turn the run sends: plain text, no directive a scripted model would act on. */
-export const TURN_CONTENT = 'Conformance check: please answer in one short sentence.';
-
-/** The body of a plain turn: text, auto mode, metadata to be echoed (4.3). */
-export interface TurnBody {
-  /** `TURN_CONTENT`. */
-  content: string;
-  /** Always `auto`: nothing to answer. */
-  permission_mode: 'auto';
-  /** The run's prefix, echoed verbatim in the turn. */
-  metadata: { run: string; nested: { list: number[]; flag: boolean } };
-}
-
-/** A streamed turn the run sent, as it came. */
-export interface StreamedTurn {
-  /** The chat it was sent to (created by the send, 3.4). */
-  chatId: string;
-  /** Its `Idempotency-Key`. */
-  key: string;
-  /** The body sent. */
-  body: TurnBody;
-  /** The answer, events included. */
-  answer: StreamAnswer;
-}
-
-/** A synchronous turn the run sent. */
-export interface SyncTurn {
-  /** The chat it was sent to. */
-  chatId: string;
-  /** Its `Idempotency-Key`. */
-  key: string;
-  /** The body sent. */
-  body: TurnBody;
-  /** The answer. */
-  answer: Answer;
-}
-
-/** The `message.error` codes, and sync statuses, of a turn that failed for reasons of the model, not the contract. */
-const TRANSIENT_CODES = new Set(['upstream_error', 'turn_timeout']);
-
 /**
  * What the checks share: the wire, the credentials, what the run created (and so may change and delete),
- * and the two turns, each sent once on first need.
+ * and what checks share through `once` (the plain turns of `plain-turns.ts`).
  */
 export class Context {
   /** Chats the run created. */
@@ -173,94 +133,6 @@ export class Context {
       }
       throw error;
     }
-  }
-
-  /**
-   * Sends a plain turn with `send`, once more on a new chat and key when the model failed (a transient
-   * `upstream_error` or `turn_timeout`); a second such failure is no verdict on the contract: a skip.
-   */
-  private async plainTurn<T extends { answer: Answer }>(
-    send: () => Promise<T>,
-    failedHow: (turn: T) => string | undefined,
-  ): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      const turn = await send();
-      const failed = failedHow(turn);
-      if (failed === undefined) return turn;
-      if (attempt === 2)
-        throw new Skip(`a plain turn failed twice (${failed}): the model, not the contract; run again`);
-    }
-  }
-
-  /** The body of a plain turn. */
-  turnBody(): TurnBody {
-    return {
-      content: TURN_CONTENT,
-      permission_mode: 'auto',
-      metadata: { run: this.prefix, nested: { list: [1, 2], flag: true } },
-    };
-  }
-
-  /** The run's streamed turn, sent on first need (4.4). */
-  streamed(): Promise<StreamedTurn> {
-    return this.once('streamed', () =>
-      this.plainTurn(
-        async () => {
-          const chatId = this.newChatId();
-          const key = this.newKey();
-          const body = this.turnBody();
-          const answer = await this.sendTo(chatId, () =>
-            this.wire.stream(`/api/v1/chats/${chatId}/messages/stream`, {
-              token: this.tokens.main,
-              body,
-              key,
-            }),
-          );
-          if (answer.status !== 200 || !answer.contentType.startsWith('text/event-stream')) {
-            throw new Failure(
-              '4.4: 200 text/event-stream',
-              `${answer.status} ${answer.contentType || 'no content type'} ${show(answer.body)}`,
-              answer,
-            );
-          }
-          return { chatId, key, body, answer };
-        },
-        ({ answer }) => {
-          const end = answer.events.at(-1);
-          const code =
-            end?.event === 'message.error' ? (end.data as { code?: unknown } | null)?.code : undefined;
-          return typeof code === 'string' && TRANSIENT_CODES.has(code) ? `message.error ${code}` : undefined;
-        },
-      ),
-    );
-  }
-
-  /** The run's synchronous turn, sent on first need (4.3). */
-  synced(): Promise<SyncTurn> {
-    return this.once('synced', () =>
-      this.plainTurn(
-        async () => {
-          const chatId = this.newChatId();
-          const key = this.newKey();
-          const body = this.turnBody();
-          const answer = await this.sendTo(chatId, () =>
-            this.wire.call('POST', `/api/v1/chats/${chatId}/messages`, {
-              token: this.tokens.main,
-              body,
-              key,
-            }),
-          );
-          return { chatId, key, body, answer };
-        },
-        ({ answer }) => {
-          if (answer.code !== undefined && TRANSIENT_CODES.has(answer.code) && answer.status >= 500) {
-            return `${answer.status} ${answer.code}`;
-          }
-          expectStatus(answer, 200);
-          return undefined;
-        },
-      ),
-    );
   }
 
   /** Deletes what the run created and nothing else; returns what could not be deleted. */

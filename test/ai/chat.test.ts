@@ -9,70 +9,14 @@ import {
   messageText,
   type TurnRecord,
 } from '../../src/ai/index.js';
-import { Client, ValidationError } from '../../src/index.js';
+import { Client } from '../../src/index.js';
 import { createMock } from '../../src/mock/index.js';
-import { mockClient } from '../support/mock-client.js';
+import { installedChat, setupChat, until } from './chat-support.js';
 
-/** A mock, a client on it, a chat of the service, and the AI SDK's own `Chat` over the transport. */
-async function setup(options: Omit<ConvoChatTransportOptions, 'client'> = {}) {
-  const mock = createMock();
-  /** The streaming sends, by key, and their bodies. */
-  const sends: string[] = [];
-  const bodies: Record<string, unknown>[] = [];
-  const fetch: typeof mock.fetch = async (input, init) => {
-    const request = new Request(input, init);
-    if (request.url.endsWith('/messages/stream')) {
-      sends.push(request.headers.get('idempotency-key') ?? '');
-      bodies.push(await request.clone().json());
-    }
-    return mock.fetch(request);
-  };
-  const client = new Client({
-    baseUrl: mock.url,
-    token: 'mock-token',
-    fetch,
-    retryDelay: { min: 1, max: 5 },
-  });
-  const { id } = await client.chats.create({});
-  const transport = new ConvoChatTransport({ client, ...options });
-  const chat = new Chat<ConvoUIMessage>({
-    id,
-    transport,
-    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
-  });
-  const last = () => chat.messages.at(-1) as ConvoUIMessage;
-  /** The saved turn the last message shows. */
-  const saved = () => {
-    const turnId = last().metadata?.convo?.turnId;
-    return mock.store.turns().find((turn) => turn.id === turnId);
-  };
-  return { mock, client, transport, chat, last, saved, sends, bodies };
-}
-
-async function until(check: () => boolean, what: string, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+/** A chat over the transport under AI SDK 7; `majors.test.ts` has the Chat tests run under every major. */
+const setup = (options: Omit<ConvoChatTransportOptions, 'client'> = {}) => setupChat(installedChat, options);
 
 describe('ConvoChatTransport under the AI SDK Chat', () => {
-  it('6 text: the text parts joined are the saved content, and the turn id and usage are message metadata', async () => {
-    const { chat, last, saved } = await setup();
-    await chat.sendMessage({ text: '[[mock:words n=6]] hello' });
-    expect(chat.status).toBe('ready');
-    const message = last();
-    expect(message.role).toBe('assistant');
-    const plain = message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
-    expect(plain).toBe(saved()?.content);
-    expect(messageText(message)).toBe(plain);
-    expect(message.metadata?.convo).toMatchObject({
-      status: 'completed',
-      usage: { total_tokens: expect.any(Number) },
-    });
-  });
-
   it('6 replace: after a failover messageText is exactly the saved content, and the discarded text is marked', async () => {
     const { chat, last, saved } = await setup();
     await chat.sendMessage({ text: '[[mock:failover]] tell me' });
@@ -84,27 +28,6 @@ describe('ConvoChatTransport under the AI SDK Chat', () => {
     // The plain text parts still hold what the service discarded: a UI shows messageText.
     const plain = message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
     expect(plain).not.toBe(turn?.content);
-  });
-
-  it('2.6 tool approval: addToolApprovalResponse answers approve-tool and the same assistant message continues', async () => {
-    const { chat, last, saved, sends } = await setup();
-    await chat.sendMessage({ text: '[[mock:tool_approval]] find the report' });
-    expect(chat.status).toBe('ready');
-    const asking = last().parts.find((part) => part.type === 'dynamic-tool');
-    expect(asking).toMatchObject({ toolName: 'search', toolCallId: 'toolu_1', state: 'approval-requested' });
-    if (asking?.type !== 'dynamic-tool' || asking.state !== 'approval-requested')
-      throw new Error('no approval');
-    const messageId = last().id;
-    await chat.addToolApprovalResponse({ id: asking.approval.id, approved: true });
-    await until(() => last().metadata?.convo?.status === 'completed', 'the turn to complete');
-    await until(() => chat.status === 'ready', 'the chat to be ready');
-    expect(chat.messages).toHaveLength(2);
-    expect(last().id).toBe(messageId);
-    const tool = last().parts.find((part) => part.type === 'dynamic-tool');
-    expect(tool).toMatchObject({ state: 'output-available', output: { status: 'completed' } });
-    expect(messageText(last())).toBe(saved()?.content);
-    // The read that paused at the approval goes on: one send, the rest streamed live.
-    expect(sends).toHaveLength(1);
   });
 
   it('2.6 tool approval rejected: the tool part is denied and the turn completes', async () => {
@@ -183,16 +106,6 @@ describe('ConvoChatTransport under the AI SDK Chat', () => {
     expect(messageText(last())).toBe(saved()?.content);
   });
 
-  it("4.6 stop: the chat's stop() cancels the turn on the service", async () => {
-    const { chat, last, saved } = await setup();
-    const sent = chat.sendMessage({ text: '[[mock:hang]]' });
-    await until(() => last()?.metadata?.convo?.turnId !== undefined, 'the turn to start');
-    await chat.stop();
-    await sent;
-    await until(() => saved()?.status === 'cancelled', 'the turn to be cancelled');
-    expect(chat.status).toBe('ready');
-  });
-
   it('4.6 stop with stop: "abort" only stops reading: the turn goes on', async () => {
     const { chat, last, saved } = await setup({ stop: 'abort' });
     const sent = chat.sendMessage({ text: '[[mock:hang]]' });
@@ -243,19 +156,6 @@ describe('ConvoChatTransport under the AI SDK Chat', () => {
     expect(chat.status).toBe('error');
     expect(chat.error?.message).toMatch(/^insufficient_scope: /);
     expect(last().metadata?.convo?.error).toMatchObject({ code: 'insufficient_scope' });
-  });
-
-  it("a bad chat id fails with the ValidationError's name and field, nothing sent", async () => {
-    const { mock, client } = mockClient();
-    const chat = new Chat<ConvoUIMessage>({
-      id: 'not-a-chat',
-      transport: new ConvoChatTransport({ client }),
-    });
-    await chat.sendMessage({ text: 'hello' });
-    expect(chat.status).toBe('error');
-    expect(chat.error).toBeInstanceOf(ValidationError);
-    expect(chat.error).toMatchObject({ field: 'chat_id' });
-    expect(mock.store.turns()).toHaveLength(0);
   });
 
   it('regenerate sends the prompt again under a new key, replacing the answer', async () => {

@@ -1,44 +1,24 @@
-import { Chat as Chat7 } from '@ai-sdk/react';
 import { Chat as Chat6 } from '@ai-sdk/react-v3';
-import { lastAssistantMessageIsCompleteWithApprovalResponses as approved7 } from 'ai';
 import {
   lastAssistantMessageIsCompleteWithApprovalResponses as approved6,
   type ChatInit as ChatInit6,
   type UIMessage as UIMessage6,
 } from 'ai-v6';
 import { describe, expect, it } from 'vitest';
-import { ConvoChatTransport, type ConvoUIMessage, messageText } from '../../src/ai/index.js';
+import { ConvoChatTransport, messageText } from '../../src/ai/index.js';
 import { ValidationError } from '../../src/index.js';
 import { mockClient } from '../support/mock-client.js';
-
-/** What a test needs of the AI SDK's headless `Chat`, the same in each major. */
-interface HeadlessChat {
-  readonly messages: ConvoUIMessage[];
-  readonly status: string;
-  readonly error: Error | undefined;
-  sendMessage(message: { text: string }): Promise<void>;
-  addToolApprovalResponse(response: { id: string; approved: boolean }): Promise<void>;
-  stop(): Promise<void>;
-}
-
-/** The options `Chat` takes in every major: the chat id, the transport, when to send the approval. */
-interface ChatInit {
-  id: string;
-  transport: ConvoChatTransport;
-}
+import { type ChatInit, type HeadlessChat, installedChat, setupChat, until } from './chat-support.js';
 
 /**
  * Each AI SDK major the peer range covers, with its `@ai-sdk/react`: 7 as installed, 6 through the
  * `ai-v6` and `@ai-sdk/react-v3` aliases (the react package brings its own `ai@6`). Here `ConvoUIMessage` is
  * made of AI SDK 7's types, which 6's `Chat` does not take as its own: the cast. In an app on AI SDK 6 the
  * package's types resolve `ai` to 6; `tsconfig.ai6.json` type-checks `src/ai/` and the Chat tests that way.
+ * The Chat tests that hold in every major are here; `chat.test.ts` has the rest, under 7.
  */
 const MAJORS: [string, (init: ChatInit) => HeadlessChat][] = [
-  [
-    'ai 7 (@ai-sdk/react 4)',
-    (init) =>
-      new Chat7<ConvoUIMessage>({ ...init, sendAutomaticallyWhen: approved7 }) as unknown as HeadlessChat,
-  ],
+  ['ai 7 (@ai-sdk/react 4)', installedChat],
   [
     'ai 6 (@ai-sdk/react 3)',
     (init) =>
@@ -49,37 +29,28 @@ const MAJORS: [string, (init: ChatInit) => HeadlessChat][] = [
   ],
 ];
 
-async function until(check: () => boolean, what: string, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 describe.each(MAJORS)('ConvoChatTransport under %s', (_major, makeChat) => {
-  async function setup() {
-    const { mock, client } = mockClient();
-    const { id } = await client.chats.create({});
-    const chat = makeChat({ id, transport: new ConvoChatTransport({ client }) });
-    const last = () => chat.messages.at(-1) as ConvoUIMessage;
-    const saved = () => mock.store.turns().find((turn) => turn.id === last().metadata?.convo?.turnId);
-    return { mock, chat, last, saved };
-  }
-
-  it('6 text: the text parts joined are the saved content', async () => {
-    const { chat, last, saved } = await setup();
+  it('6 text: the text parts joined are the saved content, and the turn id and usage are message metadata', async () => {
+    const { chat, last, saved } = await setupChat(makeChat);
     await chat.sendMessage({ text: '[[mock:words n=6]] hello' });
     expect(chat.status).toBe('ready');
-    expect(last().role).toBe('assistant');
-    expect(saved()?.status).toBe('completed');
-    expect(messageText(last())).toBe(saved()?.content);
+    const message = last();
+    expect(message.role).toBe('assistant');
+    const plain = message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
+    expect(plain).toBe(saved()?.content);
+    expect(messageText(message)).toBe(plain);
+    expect(message.metadata?.convo).toMatchObject({
+      status: 'completed',
+      usage: { total_tokens: expect.any(Number) },
+    });
   });
 
-  it('2.6 tool approval: addToolApprovalResponse continues the same assistant message to the end', async () => {
-    const { chat, last, saved } = await setup();
+  it('2.6 tool approval: addToolApprovalResponse answers approve-tool and the same assistant message continues', async () => {
+    const { chat, last, saved, sends } = await setupChat(makeChat);
     await chat.sendMessage({ text: '[[mock:tool_approval]] find the report' });
+    expect(chat.status).toBe('ready');
     const asking = last().parts.find((part) => part.type === 'dynamic-tool');
+    expect(asking).toMatchObject({ toolName: 'search', toolCallId: 'toolu_1', state: 'approval-requested' });
     if (asking?.type !== 'dynamic-tool' || asking.state !== 'approval-requested')
       throw new Error('no approval');
     const messageId = last().id;
@@ -88,14 +59,15 @@ describe.each(MAJORS)('ConvoChatTransport under %s', (_major, makeChat) => {
     await until(() => chat.status === 'ready', 'the chat to be ready');
     expect(chat.messages).toHaveLength(2);
     expect(last().id).toBe(messageId);
-    expect(last().parts.find((part) => part.type === 'dynamic-tool')).toMatchObject({
-      state: 'output-available',
-    });
+    const tool = last().parts.find((part) => part.type === 'dynamic-tool');
+    expect(tool).toMatchObject({ state: 'output-available', output: { status: 'completed' } });
     expect(messageText(last())).toBe(saved()?.content);
+    // The read that paused at the approval goes on: one send, the rest streamed live.
+    expect(sends).toHaveLength(1);
   });
 
   it("4.6 stop: the chat's stop() cancels the turn on the service", async () => {
-    const { chat, last, saved } = await setup();
+    const { chat, last, saved } = await setupChat(makeChat);
     const sent = chat.sendMessage({ text: '[[mock:hang]]' });
     await until(() => last()?.metadata?.convo?.turnId !== undefined, 'the turn to start');
     await chat.stop();

@@ -6,12 +6,12 @@
 // Skips (exit 0) without Chromium.
 
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
-import { launchChromium, skipWithoutChromium } from '../browser/chromium.mjs';
-import { duration, installInto, mustRun, pack, root, startMock, tail } from '../runtimes/harness.mjs';
+import { join } from 'node:path';
+import { launchChromium } from '../browser/chromium.mjs';
+import { duration, mustRun, root, startMock, tail } from '../runtimes/harness.mjs';
+import { chatPage, installPackedWith, recordPage, runChatApp, screenshot, stepper } from './chat-app.mjs';
 
 const TOKEN = 'next-chat-token';
 const example = join(root, 'examples', 'ai-chat-next');
@@ -24,16 +24,6 @@ const DEPS = [
   'typescript@~6.0.3',
   '@types/react@^19',
 ];
-
-skipWithoutChromium('next');
-
-const started = performance.now();
-const results = [];
-const logs = [];
-let project;
-let mock;
-let server;
-let chromium;
 
 /** A free loopback port for `next start`. */
 async function freePort() {
@@ -74,17 +64,13 @@ async function startNext(dir, port, env) {
   }
 }
 
-try {
-  const tarballs = mkdtempSync(join(tmpdir(), 'convo-sdk-next-pack-'));
-  try {
-    project = await installInto('convo-sdk-next-chat-', [join(tarballs, await pack(tarballs)), ...DEPS]);
-  } finally {
-    rmSync(tarballs, { recursive: true, force: true });
-  }
-  console.log(`installed the packed package with ${DEPS.join(' ')} in ${duration(project.ms)}`);
+await runChatApp('next', 'ai-chat-next.png', async ({ results, logs, closing, onFailure }) => {
+  const project = await installPackedWith('convo-sdk-next-chat-', DEPS);
+  closing('the project', () => project.remove());
   for (const file of ['app', 'next.config.mjs', 'tsconfig.json'])
     cpSync(join(example, file), join(project.dir, file), { recursive: true });
-  mock = await startMock(project.dir, ['--token', TOKEN]);
+  const mock = await startMock(project.dir, ['--token', TOKEN]);
+  closing('the mock', () => mock.stop());
   const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', CONVO_BASE_URL: mock.url, CONVO_TOKEN: TOKEN };
   const build = await mustRun(
     process.execPath,
@@ -96,52 +82,24 @@ try {
     },
   );
   console.log(`next build took ${duration(build.ms)}`);
-  server = await startNext(project.dir, await freePort(), env);
-  chromium = await launchChromium({ width: 900, height: 700 });
+  const server = await startNext(project.dir, await freePort(), env);
+  closing('next start', () => server.stop());
+  onFailure(() => tail(server.output(), 20));
+  const chromium = await launchChromium({ width: 900, height: 700 });
+  closing('Chromium', () => chromium.close());
   const { page } = chromium;
-  page.on('console', (message) => logs.push(`console.${message.type()}: ${message.text()}`));
-  page.on('pageerror', (error) => logs.push(`pageerror: ${error.message}`));
+  recordPage(page, logs);
 
   await page.goto(server.url, { timeout: 20_000 });
   await page.waitForSelector('main[data-chat]', { timeout: 20_000 });
   await page.waitForFunction(() => location.search.includes('chat='), null, { timeout: 10_000 });
   const chatId = await page.locator('main').getAttribute('data-chat');
-  const listing = async () => {
-    const response = await fetch(`${mock.url}/api/v1/chats/${chatId}/messages?size=100`, {
-      headers: { authorization: `Bearer ${TOKEN}` },
-    });
-    return (await response.json()).data;
-  };
-  const saved = async (turnId) => (await listing()).find((turn) => String(turn.id) === String(turnId));
-  const assistants = () => page.locator('article[data-role="assistant"]');
-  const send = async (text) => {
-    await page.fill('#prompt', text);
-    await page.click('#send');
-  };
-  /** Waits for `message` to complete, collecting the states of its text on the way. */
-  const completed = async (message, seen = new Set()) => {
-    const end = Date.now() + 20_000;
-    while ((await message.getAttribute('data-status')) !== 'completed') {
-      if (Date.now() > end) throw new Error('the turn did not complete within 20 s');
-      seen.add(await message.locator('.text').textContent());
-      await page.waitForTimeout(20);
-    }
-    return seen;
-  };
-  const sameAsSaved = async (message) => {
-    const turn = await saved(await message.getAttribute('data-turn'));
-    const shown = await message.locator('.text').textContent();
-    if (shown !== turn?.content)
-      throw new Error(`shows ${JSON.stringify(shown)}, saved ${JSON.stringify(turn?.content)}`);
-  };
-  const step = async (name, body) => {
-    try {
-      await body();
-      results.push([name, undefined]);
-    } catch (error) {
-      results.push([name, error?.message ?? String(error)]);
-    }
-  };
+  const { listing, assistants, send, completed, sameAsSaved, cancelledOnService } = chatPage(page, {
+    mockUrl: mock.url,
+    token: TOKEN,
+    chatId,
+  });
+  const step = stepper(results);
 
   await step('streamed text equals the saved turn', async () => {
     await send('[[mock:words n=12]] [[mock:slow ms=40]] hello');
@@ -169,11 +127,7 @@ try {
     // The hang answers no text: the message is in the page, empty (not visible).
     await assistants().nth(2).waitFor({ state: 'attached', timeout: 10_000 });
     await page.click('#stop');
-    const end = Date.now() + 10_000;
-    while ((await listing()).at(-1)?.status !== 'cancelled') {
-      if (Date.now() > end) throw new Error(`the turn is ${(await listing()).at(-1)?.status}, not cancelled`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await cancelledOnService();
     await page.waitForSelector('#status:text("ready")', { timeout: 5_000 });
     await send('and now this');
     await completed(assistants().nth(3));
@@ -201,28 +155,5 @@ try {
     const statuses = (await listing()).map((turn) => turn.status);
     if (statuses.length !== 5) throw new Error(`${statuses.length} turns on the service, not 5`);
   });
-  mkdirSync(join(root, 'test-results'), { recursive: true });
-  await page.screenshot({
-    path: join(root, 'test-results', 'ai-chat-next.png'),
-    fullPage: true,
-    timeout: 10_000,
-  });
-} catch (error) {
-  results.push(['setup', error?.stack ?? String(error)]);
-} finally {
-  await chromium?.close().catch((error) => results.push(['closing Chromium', error.message]));
-  server?.stop();
-  await mock?.stop();
-  project?.remove();
-}
-
-const failed = results.filter(([, problem]) => problem !== undefined);
-for (const [name, problem] of results)
-  console.log(`${problem === undefined ? 'PASS' : 'FAIL'} ${name}${problem ? `\n       | ${problem}` : ''}`);
-if (failed.length > 0) for (const line of logs.slice(-20)) console.log(`       | ${line}`);
-if (failed.length > 0 && server) console.log(tail(server.output(), 20));
-console.log(
-  `next took ${duration(Math.round(performance.now() - started))}; screenshot: ${relative(root, join(root, 'test-results', 'ai-chat-next.png'))}`,
-);
-console.log(`next: ${results.length - failed.length} passed, ${failed.length} failed`);
-if (failed.length > 0) process.exitCode = 1;
+  await screenshot(page, 'ai-chat-next.png');
+});

@@ -80,6 +80,36 @@ async function messageOf(
   return last;
 }
 
+/** The user's prompt `text` as the message `id`. */
+function promptOf(id: string, text: string): ConvoUIMessage {
+  return { id, role: 'user', parts: [{ type: 'text', text }] };
+}
+
+/** What the transport streams for `messages` sent to `chatId`, continuing `message` when given. */
+function submit(
+  transport: ConvoChatTransport,
+  chatId: string,
+  messages: ConvoUIMessage[],
+  message?: ConvoUIMessage,
+) {
+  return transport.sendMessages({
+    trigger: 'submit-message',
+    chatId,
+    messageId: message?.id,
+    messages,
+    abortSignal: undefined,
+  });
+}
+
+/** The message a paused chat's turn ends in once its tool approvals are sent back approved. */
+async function approve(
+  transport: ConvoChatTransport,
+  paused: { id: string; prompt: ConvoUIMessage; message: ConvoUIMessage },
+): Promise<ConvoUIMessage> {
+  const { id, prompt, message } = paused;
+  return messageOf(await submit(transport, id, approved(prompt, message), message), message);
+}
+
 /** Lets the cancelled bodies' callbacks run. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -101,18 +131,8 @@ describe('ConvoChatTransport holds at most maxPausedReads reads paused at a tool
     const chats: Array<{ id: string; prompt: ConvoUIMessage; message: ConvoUIMessage }> = [];
     for (let n = 0; n < CHATS; n++) {
       const { id } = await client.chats.create({});
-      const prompt: ConvoUIMessage = {
-        id: `u${n}`,
-        role: 'user',
-        parts: [{ type: 'text', text: `[[mock:tool_approval]] find ${n}` }],
-      };
-      const stream = await transport.sendMessages({
-        trigger: 'submit-message',
-        chatId: id,
-        messageId: undefined,
-        messages: [prompt],
-        abortSignal: undefined,
-      });
+      const prompt = promptOf(`u${n}`, `[[mock:tool_approval]] find ${n}`);
+      const stream = await submit(transport, id, [prompt]);
       const message = await messageOf(stream);
       expect(
         message.parts.some((part) => part.type === 'dynamic-tool' && part.state === 'approval-requested'),
@@ -128,16 +148,7 @@ describe('ConvoChatTransport holds at most maxPausedReads reads paused at a tool
     // The oldest was released: its answer is sent, then the turn is read again by its key, from after the approval.
     const oldest = chats[0]!;
     const oldestKey = oldest.message.metadata?.convo?.idempotencyKey as string;
-    const resumed = await messageOf(
-      await transport.sendMessages({
-        trigger: 'submit-message',
-        chatId: oldest.id,
-        messageId: oldest.message.id,
-        messages: approved(oldest.prompt, oldest.message),
-        abortSignal: undefined,
-      }),
-      oldest.message,
-    );
+    const resumed = await approve(transport, oldest);
     const saved = (message: ConvoUIMessage) =>
       mock.store.turns().find((turn) => turn.id === message.metadata?.convo?.turnId);
     expect(resumed.metadata?.convo?.status).toBe('completed');
@@ -151,16 +162,7 @@ describe('ConvoChatTransport holds at most maxPausedReads reads paused at a tool
     // The newest is still held: its answer continues the same read, with no second send.
     const newest = chats.at(-1)!;
     const newestKey = newest.message.metadata?.convo?.idempotencyKey as string;
-    const live = await messageOf(
-      await transport.sendMessages({
-        trigger: 'submit-message',
-        chatId: newest.id,
-        messageId: newest.message.id,
-        messages: approved(newest.prompt, newest.message),
-        abortSignal: undefined,
-      }),
-      newest.message,
-    );
+    const live = await approve(transport, newest);
     expect(live.metadata?.convo?.status).toBe('completed');
     expect(messageText(live)).toBe(saved(live)?.content);
     expect(sends.filter((key) => key === newestKey)).toHaveLength(1);
@@ -171,20 +173,8 @@ describe('ConvoChatTransport holds at most maxPausedReads reads paused at a tool
   it('maxPausedReads 0 holds none: every approval is answered by reading the turn again', async () => {
     const { client, transport, open } = await setup(0);
     const { id } = await client.chats.create({});
-    const prompt: ConvoUIMessage = {
-      id: 'u',
-      role: 'user',
-      parts: [{ type: 'text', text: '[[mock:tool_approval]] go' }],
-    };
-    await messageOf(
-      await transport.sendMessages({
-        trigger: 'submit-message',
-        chatId: id,
-        messageId: undefined,
-        messages: [prompt],
-        abortSignal: undefined,
-      }),
-    );
+    const prompt = promptOf('u', '[[mock:tool_approval]] go');
+    await messageOf(await submit(transport, id, [prompt]));
     await settle();
     expect(open()).toEqual([]);
   });
@@ -192,37 +182,17 @@ describe('ConvoChatTransport holds at most maxPausedReads reads paused at a tool
   it("a continuation of another turn of the chat releases the chat's held read", async () => {
     const { client, transport, open } = await setup(5);
     const { id } = await client.chats.create({});
-    const prompt: ConvoUIMessage = {
-      id: 'u',
-      role: 'user',
-      parts: [{ type: 'text', text: '[[mock:tool_approval]] go' }],
-    };
-    const message = await messageOf(
-      await transport.sendMessages({
-        trigger: 'submit-message',
-        chatId: id,
-        messageId: undefined,
-        messages: [prompt],
-        abortSignal: undefined,
-      }),
-    );
+    const prompt = promptOf('u', '[[mock:tool_approval]] go');
+    const message = await messageOf(await submit(transport, id, [prompt]));
     const key = message.metadata?.convo?.idempotencyKey;
     await settle();
     expect(open()).toEqual([key]);
     const [user, assistant] = approved(prompt, message) as [ConvoUIMessage, ConvoUIMessage];
     const other = { ...assistant, metadata: { convo: { idempotencyKey: crypto.randomUUID() } } };
-    await transport
-      .sendMessages({
-        trigger: 'submit-message',
-        chatId: id,
-        messageId: other.id,
-        messages: [user, other],
-        abortSignal: undefined,
-      })
-      .then(
-        (stream) => stream.cancel(),
-        () => undefined,
-      );
+    await submit(transport, id, [user, other], other).then(
+      (stream) => stream.cancel(),
+      () => undefined,
+    );
     await settle();
     expect(open()).not.toContain(key);
   });

@@ -2,10 +2,9 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConvoUIMessage, messageText } from '../../src/ai/index.js';
 import { Client } from '../../src/index.js';
 import { DEFAULT_CREDENTIAL, type MockServer, startMockServer } from '../../src/mock/index.js';
-import { gatedClock, page, STEP_MS, until } from './route-support.js';
+import { expectEndedAsSaved, gatedClock, page, reloadMidTurn, STEP_MS, until } from './route-support.js';
 
 // Two route processes sharing a real Redis (Debian's redis-server): a turn sent through one, a reload, the
 // resume through the other. Skipped only where redis-server is absent outside CI; CI installs it.
@@ -78,26 +77,20 @@ describe.runIf(run)('createChatRoute on two processes sharing Redis (resumable-s
   it('4.4 sent through one process, reloaded, resumed through the other: live, then the saved text', async () => {
     const client = new Client({ baseUrl: mock.url, token: DEFAULT_CREDENTIAL.token });
     const { id } = await client.chats.create({});
-    const before = page(id, through(0));
-    void before.chat
-      .sendMessage({ text: `[[mock:slow ms=${STEP_MS}]] [[mock:words n=8]] hi` })
-      .catch(() => {});
-    gate.release(3);
-    await until(() => before.text().split(' ').length >= 3, 'three words shown', 200_000);
-    const shown = before.text();
-    before.reload();
-
-    const after = page(id, through(1));
-    const resumed = after.chat.resumeStream();
+    const { shown, after, resumed } = await reloadMidTurn(
+      gate,
+      id,
+      through(0),
+      through(1),
+      `[[mock:slow ms=${STEP_MS}]] [[mock:words n=8]] hi`,
+      200_000,
+    );
     await until(() => after.text() === shown, 'the start, relayed from the first process', 200_000);
     const turns = () => mock.mock.store.turns().filter((turn) => turn.chat_id === id);
     expect(turns()[0]?.status).toBe('pending');
     gate.release(100);
     await resumed;
-    const message = after.last() as ConvoUIMessage;
-    expect(message.metadata?.convo?.status).toBe('completed');
-    expect(messageText(message)).toBe(turns()[0]?.content);
-    expect(turns()).toHaveLength(1);
+    expectEndedAsSaved(after, turns);
   });
 
   it('4.6 stop() through one process cancels the turn; the next message, through the other, is accepted', async () => {

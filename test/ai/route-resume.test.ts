@@ -6,7 +6,7 @@ import {
   type RouteRecordStore,
 } from '../../src/ai/index.js';
 import { mockClient } from '../support/mock-client.js';
-import { gatedClock, page, STEP_MS, until } from './route-support.js';
+import { expectEndedAsSaved, gatedClock, page, reloadMidTurn, STEP_MS, until } from './route-support.js';
 
 async function setup() {
   const gate = gatedClock();
@@ -22,24 +22,13 @@ describe('createChatRoute: a reload leaves the turn running', () => {
   it('3.2 4.4 a reload mid-turn: resumeStream from a new page follows the rest live and ends with the saved text', async () => {
     const { gate, client, id, turns } = await setup();
     const route = createChatRoute({ client });
-    const before = page(id, route.handle);
-    void before.chat.sendMessage({ text: SLOW }).catch(() => {});
-    gate.release(3);
-    await until(() => before.text().split(' ').length >= 3, 'three words shown');
-    const shown = before.text();
-    before.reload();
-
-    const after = page(id, route.handle);
-    const resumed = after.chat.resumeStream();
+    const { shown, after, resumed } = await reloadMidTurn(gate, id, route.handle, route.handle, SLOW);
     // Live: what was said before the reload arrives while the turn still waits on the gate.
     await until(() => after.text() === shown, 'the replayed start');
     expect(turns()[0]?.status).toBe('pending');
     gate.release(100);
     await resumed;
-    const message = after.last() as ConvoUIMessage;
-    expect(message.metadata?.convo?.status).toBe('completed');
-    expect(messageText(message)).toBe(turns()[0]?.content);
-    expect(turns()).toHaveLength(1);
+    expectEndedAsSaved(after, turns);
     expect(after.sent).toEqual([`GET /api/chat/${id}/stream`]);
   });
 
@@ -128,20 +117,10 @@ describe('createChatRoute: a reload leaves the turn running', () => {
     };
     const one = createChatRoute({ client, records });
     const two = createChatRoute({ client, records });
-    const before = page(id, one.handle);
-    void before.chat.sendMessage({ text: SLOW }).catch(() => {});
-    gate.release(2);
-    await until(() => before.text() !== '', 'text shown');
-    before.reload();
-    const after = page(id, two.handle);
-    const resumed = after.chat.resumeStream();
+    const { after, resumed } = await reloadMidTurn(gate, id, one.handle, two.handle, SLOW);
     gate.release(100);
     await resumed;
-    const message = after.last() as ConvoUIMessage;
-    expect(message.metadata?.convo?.status).toBe('completed');
-    expect(messageText(message)).toBe(turns()[0]?.content);
-    // The key's replay, not a second turn.
-    expect(turns()).toHaveLength(1);
+    expectEndedAsSaved(after, turns);
   });
 
   it('2.6 a tool approval on the route: answered from the page, the same message goes on', async () => {

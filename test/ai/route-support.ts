@@ -1,7 +1,8 @@
 import { Chat } from '@ai-sdk/react';
 import { lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
+import { expect } from 'vitest';
 import { ConvoRouteTransport, type ConvoUIMessage, messageText } from '../../src/ai/index.js';
-import type { MockClock } from '../../src/mock/index.js';
+import type { MockClock, TurnRecord } from '../../src/mock/index.js';
 
 /** The `ms` of `[[mock:slow]]` the gate holds; every other wait of the mock lasts until its signal. */
 export const STEP_MS = 7;
@@ -89,4 +90,37 @@ export function page(id: string, handle: (request: Request) => Promise<Response>
     open.clear();
   };
   return { chat, sent, last, text, reload };
+}
+
+/** A page of `page()`. */
+export type Page = ReturnType<typeof page>;
+
+/**
+ * `text` sent from a page on `first`; once three words show (the gate lets three slow steps pass), the page
+ * reloads and a new one on `second` resumes the turn. `turns` bounds each wait (a count of macrotasks).
+ */
+export async function reloadMidTurn(
+  gate: ReturnType<typeof gatedClock>,
+  id: string,
+  first: (request: Request) => Promise<Response>,
+  second: (request: Request) => Promise<Response>,
+  text: string,
+  turns?: number,
+): Promise<{ shown: string; after: Page; resumed: Promise<void> }> {
+  const before = page(id, first);
+  void before.chat.sendMessage({ text }).catch(() => {});
+  gate.release(3);
+  await until(() => before.text().split(' ').length >= 3, 'three words shown', turns);
+  const shown = before.text();
+  before.reload();
+  const after = page(id, second);
+  return { shown, after, resumed: after.chat.resumeStream() };
+}
+
+/** `after` ends on the one turn of the chat, completed, showing its saved text: the key's replay, not a second turn. */
+export function expectEndedAsSaved(after: Page, turns: () => TurnRecord[]): void {
+  const message = after.last() as ConvoUIMessage;
+  expect(message.metadata?.convo?.status).toBe('completed');
+  expect(messageText(message)).toBe(turns()[0]?.content);
+  expect(turns()).toHaveLength(1);
 }

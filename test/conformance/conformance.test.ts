@@ -7,9 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/conformance/command.js';
 import { Context } from '../../src/conformance/context.js';
 import { runConformance } from '../../src/conformance/index.js';
+import { streamed, synced } from '../../src/conformance/plain-turns.js';
 import { Wire } from '../../src/conformance/wire.js';
 import { type CommandServer, startCommandServer } from '../support/command-server.js';
 import { FAULTS, startFaultProxy } from './fault-proxy.js';
+import { holdings } from './holdings.js';
 
 // convo-mock started as an external server, as `npm run test:external` starts it: the kit passes against it,
 // and fails, naming the section, against a proxy that breaks the contract in one chosen way.
@@ -37,18 +39,6 @@ beforeAll(async () => {
 
 afterAll(() => mock?.stop());
 
-/** What each credential sees of chats and skills: the run must leave these as it found them. */
-async function holdings(): Promise<unknown[]> {
-  const seen: unknown[] = [];
-  for (const token of ['mock-token', 'other-token']) {
-    for (const path of ['/api/v1/chats', '/api/v1/skills']) {
-      const answer = await fetch(`${mock.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
-      seen.push(answer.status === 200 ? ((await answer.json()) as { data: unknown }).data : answer.status);
-    }
-  }
-  return seen;
-}
-
 describe('conformance kit against convo-mock', () => {
   it('passes every check it runs, skips only what needs a scripted model (or a slower one), and leaves nothing behind', async () => {
     const report = await runConformance({ url: mock.url, tokens });
@@ -59,7 +49,7 @@ describe('conformance kit against convo-mock', () => {
       Array(report.counts.skip).fill(expect.stringMatching(/^needs a scripted model|\(a quick model\)$/)),
     );
     expect(report.requests).toBeLessThan(160);
-    expect(await holdings()).toEqual([[], [], [], 403]);
+    expect(await holdings(mock.url)).toEqual([[], [], [], 403]);
   });
 
   it('skips, naming the --token to give, what needs a second or a limited credential', async () => {
@@ -92,7 +82,7 @@ describe('conformance kit against convo-mock', () => {
     expect(
       report.results.some((result) => result.reason === "the run's bound of 12 requests was reached"),
     ).toBe(true);
-    expect(await holdings()).toEqual([[], [], [], 403]);
+    expect(await holdings(mock.url)).toEqual([[], [], [], 403]);
   });
 
   it('stopped by its signal mid-run, skips the checks left and still deletes what it created', async () => {
@@ -106,7 +96,7 @@ describe('conformance kit against convo-mock', () => {
     expect(
       report.results.filter((r) => r.reason === 'the run was stopped or ran out of time').length,
     ).toBeGreaterThan(5);
-    expect(await holdings()).toEqual([[], [], [], 403]);
+    expect(await holdings(mock.url)).toEqual([[], [], [], 403]);
   });
 
   it('refuses an unusable URL or token with a ValidationError that does not show the token', async () => {
@@ -173,7 +163,7 @@ describe('conformance kit against odd answers and unusable setups', () => {
       expect(code).toBe(1);
       expect(text).toMatch(/^FAIL {2}8 /m);
       expect(text).toMatch(/ failed, /);
-      expect(await holdings()).toEqual([[], [], [], 403]);
+      expect(await holdings(mock.url)).toEqual([[], [], [], 403]);
     } finally {
       await proxy.close();
     }
@@ -212,8 +202,8 @@ describe('conformance kit against odd answers and unusable setups', () => {
       fetch: refusing,
     });
     const ctx = new Context(wire, { main: 'mock-token' });
-    await expect(ctx.streamed()).rejects.toMatchObject({ name: 'Failure' });
-    await expect(ctx.synced()).rejects.toMatchObject({ name: 'Failure' });
+    await expect(streamed(ctx)).rejects.toMatchObject({ name: 'Failure' });
+    await expect(synced(ctx)).rejects.toMatchObject({ name: 'Failure' });
     expect(ctx.chats.size).toBe(0);
   });
 

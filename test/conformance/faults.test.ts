@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../../src/conformance/index.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { FAULTS, type Fault, startFaultProxy, VARIANTS } from './fault-proxy.js';
+import { holdings } from './holdings.js';
 
 // The kit proved both ways: each fault the spec names fails the run with one FAIL, in its section, naming
 // the request; each service that differs from convo-mock only where the spec allows passes.
@@ -30,18 +31,6 @@ async function runThrough(fault: Fault) {
   }
 }
 
-/** What each credential holds of chats and skills: a run leaves it as it found it. */
-async function holdings(): Promise<unknown[]> {
-  const seen: unknown[] = [];
-  for (const token of ['mock-token', 'other-token']) {
-    for (const path of ['/api/v1/chats', '/api/v1/skills']) {
-      const answer = await fetch(`${mock.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
-      seen.push(answer.status === 200 ? ((await answer.json()) as { data: unknown }).data : answer.status);
-    }
-  }
-  return seen;
-}
-
 describe('the conformance kit against convo-mock in-process', () => {
   it('passes every check it runs, warns of nothing, and reports the contract it exercised', async () => {
     const report = await runConformance({ url: mock.url, tokens });
@@ -53,7 +42,7 @@ describe('the conformance kit against convo-mock in-process', () => {
     expect(report.coverage.codes).toEqual(
       expect.arrayContaining(['api_v1_content_too_long', 'api_v1_action_not_found', 'prompt_refs_invalid']),
     );
-    expect(await holdings()).toEqual([[], [], [], 403]);
+    expect(await holdings(mock.url)).toEqual([[], [], [], 403]);
   });
 });
 
@@ -70,7 +59,7 @@ describe.each(Object.entries(FAULTS))('the conformance kit against a service wit
         request: expect.objectContaining({ call: expect.stringMatching(fault.call) }),
       }),
     ]);
-    expect(await holdings()).toEqual([[], [], [], 403]);
+    expect(await holdings(mock.url)).toEqual([[], [], [], 403]);
   });
 });
 
@@ -81,7 +70,7 @@ describe.each(Object.entries(VARIANTS))(
       const report = await runThrough(variant());
       expect(report.results.filter((result) => result.outcome === 'fail')).toEqual([]);
       expect(report.ok).toBe(true);
-      expect(await holdings()).toEqual([[], [], [], 403]);
+      expect(await holdings(mock.url)).toEqual([[], [], [], 403]);
     });
   },
 );

@@ -32,6 +32,25 @@ function copy(file, dir, as = file) {
   copyFileSync(join(APPS, file), join(dir, as));
 }
 
+/** Writes `value` as the JSON file `file` of `dir`, formatted as npm and `tsc --init` write theirs. */
+function writeJson(dir, file, value) {
+  writeFileSync(join(dir, file), `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/**
+ * What every app's tsconfig holds besides its module and resolution: a strict check, no output. As
+ * `tsc --init` writes it: other packages' declarations (msw's, zod's) are theirs to check, and the app's
+ * file fails when one of ours resolves to `any`.
+ */
+const STRICT_CHECK = {
+  target: 'es2022',
+  lib: ['es2022', 'dom'],
+  types: ['node'],
+  strict: true,
+  noEmit: true,
+  skipLibCheck: true,
+};
+
 /** Runs `args` on the pinned Node in `dir`; throws the output's tail unless it exits 0. */
 async function node(dir, args) {
   const result = await run(process.execPath, args, {
@@ -77,7 +96,7 @@ function jestApp(major) {
       // A CommonJS project, as most Jest codebases are: no "type" in package.json.
       const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
       delete manifest.type;
-      writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+      writeJson(dir, 'package.json', manifest);
       for (const file of ['jest.config.js', 'tsconfig.json', 'jest.esm.config.js', 'tsconfig.esm.json']) {
         copy(join('jest', file), dir, file);
       }
@@ -128,20 +147,10 @@ function typescriptApp(version, resolutions, { ignoreDeprecations } = {}) {
         const { files, ...options } = RESOLUTIONS[resolution];
         const compilerOptions = {
           ...options,
-          target: 'es2022',
-          lib: ['es2022', 'dom'],
-          types: ['node'],
-          strict: true,
-          noEmit: true,
-          // As `tsc --init` writes it: other packages' declarations (msw's, zod's) are theirs to check,
-          // and consumer.ts fails when one of ours resolves to `any`.
-          skipLibCheck: true,
+          ...STRICT_CHECK,
           ...(resolution === 'node10' && ignoreDeprecations ? { ignoreDeprecations } : {}),
         };
-        writeFileSync(
-          join(dir, `tsconfig.${resolution}.json`),
-          `${JSON.stringify({ compilerOptions, files }, null, 2)}\n`,
-        );
+        writeJson(dir, `tsconfig.${resolution}.json`, { compilerOptions, files });
       }
     },
     rows: resolutions.map((resolution) => ({
@@ -165,20 +174,8 @@ const ai6App = {
   packages: ['ai@6', '@ai-sdk/react@3', 'react@19', 'typescript@5.9', '@types/node@24'],
   setup(dir) {
     copy('ai6.mts', dir);
-    const compilerOptions = {
-      module: 'nodenext',
-      moduleResolution: 'nodenext',
-      target: 'es2022',
-      lib: ['es2022', 'dom'],
-      types: ['node'],
-      strict: true,
-      noEmit: true,
-      skipLibCheck: true,
-    };
-    writeFileSync(
-      join(dir, 'tsconfig.json'),
-      `${JSON.stringify({ compilerOptions, files: ['ai6.mts'] }, null, 2)}\n`,
-    );
+    const compilerOptions = { module: 'nodenext', moduleResolution: 'nodenext', ...STRICT_CHECK };
+    writeJson(dir, 'tsconfig.json', { compilerOptions, files: ['ai6.mts'] });
   },
   rows: [
     {
@@ -222,7 +219,8 @@ export const apps = [
   },
   {
     name: 'mixed',
-    packages: [],
+    // identity.mjs loads convo-sdk/ai, whose optional peer `ai` an app that uses it installs.
+    packages: ['ai@7'],
     setup(dir) {
       copy('identity.mjs', dir);
     },

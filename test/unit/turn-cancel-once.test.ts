@@ -53,6 +53,14 @@ async function started(stream: TurnStream): Promise<AsyncIterator<unknown>> {
   throw new Error('the turn never started');
 }
 
+/** A turn streamed from `service()` and read until it started; its iterator, to read on. */
+async function startedTurn() {
+  const { client, counts, cancels } = service();
+  const stream = client.turns.stream(CHAT, { content: 'x' });
+  const iterator = await started(stream);
+  return { stream, iterator, counts, cancels };
+}
+
 /** Lets pending promise callbacks run (no timer: the fake fetch answers only when told). */
 const settled = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -60,9 +68,7 @@ const CANCELLED: CancelResult = { chat_id: CHAT, cancelled: true };
 
 describe('concurrent cancel() calls share one request', () => {
   it('4.6 three concurrent cancel() after message.start send one chat-wide cancel; all three get its outcome', async () => {
-    const { client, counts, cancels } = service();
-    const stream = client.turns.stream(CHAT, { content: 'x' });
-    await started(stream);
+    const { stream, counts, cancels } = await startedTurn();
     const calls = [stream.cancel(), stream.cancel(), stream.cancel()];
     await settled();
     expect(counts.cancel).toBe(1);
@@ -74,9 +80,7 @@ describe('concurrent cancel() calls share one request', () => {
   });
 
   it('4.6 a cancel() after the first was answered, before the stream read message.cancelled, sends nothing', async () => {
-    const { client, counts, cancels } = service();
-    const stream = client.turns.stream(CHAT, { content: 'x' });
-    await started(stream);
+    const { stream, counts, cancels } = await startedTurn();
     const first = stream.cancel();
     await settled();
     cancels[0]!.settle(ok(CANCELLED));
@@ -87,9 +91,7 @@ describe('concurrent cancel() calls share one request', () => {
   });
 
   it('4.6 a failed cancel is shared by the calls that waited on it; the next cancel() sends again', async () => {
-    const { client, counts, cancels } = service();
-    const stream = client.turns.stream(CHAT, { content: 'x' });
-    await started(stream);
+    const { stream, counts, cancels } = await startedTurn();
     const calls = [stream.cancel(), stream.cancel()];
     await settled();
     cancels[0]!.settle(fail(403, 'api_token_scope_not_allowed', { required_scopes: ['chat:write'] }));
@@ -133,9 +135,7 @@ describe('concurrent cancel() calls share one request', () => {
   });
 
   it('4.6 after an abort, concurrent cancel() look the turn up once and send one cancel', async () => {
-    const { client, counts, cancels } = service();
-    const stream = client.turns.stream(CHAT, { content: 'x' });
-    const iterator = await started(stream);
+    const { stream, iterator, counts, cancels } = await startedTurn();
     stream.abort();
     // Reads what was left of the batch, then the abort.
     await expect(

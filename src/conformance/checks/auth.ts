@@ -1,4 +1,5 @@
-import { expectStatus, TURN_CONTENT } from '../context.js';
+import { expectStatus } from '../context.js';
+import { TURN_CONTENT } from '../plain-turns.js';
 import { expectThat, show, Warning } from '../verdict.js';
 import type { Answer } from '../wire.js';
 import { createChat } from './chats.js';

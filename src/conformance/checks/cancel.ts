@@ -1,6 +1,8 @@
 import { ANSWERS, type AnswerEndpoint, CancelResultSchema } from '../../contract/interactions.js';
 import { expectStatus } from '../context.js';
+import { streamed } from '../plain-turns.js';
 import { expectThat, show } from '../verdict.js';
+import type { Answer } from '../wire.js';
 import type { Check } from './check.js';
 
 /** A body each answer endpoint accepts (4.5), for an interaction that does not exist. */
@@ -14,13 +16,25 @@ const ANSWER_BODIES: Record<AnswerEndpoint, (actionId: string) => Record<string,
   'cancel-auth': (action_id) => ({ action_id }),
 };
 
+/** Fails unless `answer` is 4.6's 200 `{ chat_id, cancelled }` for `chatId`. */
+export function expectCancelAnswer(answer: Answer, chatId: string): void {
+  expectStatus(answer, 200);
+  const data = CancelResultSchema.safeParse(answer.data);
+  expectThat(
+    data.success && data.data.chat_id === chatId,
+    `data { chat_id: "${chatId}", cancelled: boolean }`,
+    () => show(answer.data),
+    answer,
+  );
+}
+
 /** Sections 4.6, 7.5 and 7.6: cancelling, and answers to interactions that do not exist. */
 export const CANCEL_CHECKS: Check[] = [
   {
     section: '7.5',
     title: 'each answer endpoint answers an interaction that does not exist with 404 api_v1_action_not_found',
     async run(ctx) {
-      const { chatId } = await ctx.streamed();
+      const { chatId } = await streamed(ctx);
       for (const { endpoint } of Object.values(ANSWERS)) {
         const answer = await ctx.wire.call('POST', `/api/v1/chats/${chatId}/actions/${endpoint}`, {
           token: ctx.tokens.main,
@@ -34,20 +48,13 @@ export const CANCEL_CHECKS: Check[] = [
     section: '4.6',
     title: 'cancelling a finished turn answers 200 { chat_id, cancelled }, again and again',
     async run(ctx) {
-      const { chatId } = await ctx.streamed();
+      const { chatId } = await streamed(ctx);
       for (let time = 0; time < 2; time++) {
         const answer = await ctx.wire.call('POST', `/api/v1/chats/${chatId}/actions/cancel`, {
           token: ctx.tokens.main,
           body: {},
         });
-        expectStatus(answer, 200);
-        const data = CancelResultSchema.safeParse(answer.data);
-        expectThat(
-          data.success && data.data.chat_id === chatId,
-          `data { chat_id: "${chatId}", cancelled: boolean }`,
-          () => show(answer.data),
-          answer,
-        );
+        expectCancelAnswer(answer, chatId);
       }
     },
   },

@@ -1,4 +1,5 @@
 import { type Context, expectStatus } from '../context.js';
+import { streamed, synced } from '../plain-turns.js';
 import { expectThat, show } from '../verdict.js';
 import type { Check } from './check.js';
 
@@ -18,7 +19,7 @@ export const IDEMPOTENCY_CHECKS: Check[] = [
     section: '4.3',
     title: 'a synchronous turn repeated with its key returns the same turn, and the listing shows no re-run',
     async run(ctx) {
-      const { answer, chatId, key, body } = await ctx.synced();
+      const { answer, chatId, key, body } = await synced(ctx);
       const before = await turnCount(ctx, chatId);
       const again = await ctx.wire.call('POST', `/api/v1/chats/${chatId}/messages`, {
         token: ctx.tokens.main,
@@ -39,7 +40,7 @@ export const IDEMPOTENCY_CHECKS: Check[] = [
     section: '4.4',
     title: 'a streamed turn repeated with its key re-delivers the same outcome without re-running',
     async run(ctx) {
-      const { answer, chatId, key, body } = await ctx.streamed();
+      const { answer, chatId, key, body } = await streamed(ctx);
       const before = await turnCount(ctx, chatId);
       const again = await ctx.wire.stream(`/api/v1/chats/${chatId}/messages/stream`, {
         token: ctx.tokens.main,
@@ -67,7 +68,7 @@ export const IDEMPOTENCY_CHECKS: Check[] = [
     section: '7.3',
     title: 'a synchronous turn key reused with a different body is 409 api_v1_idempotency_conflict',
     async run(ctx) {
-      const { chatId, key, body } = await ctx.synced();
+      const { chatId, key, body } = await synced(ctx);
       const answer = await ctx.wire.call('POST', `/api/v1/chats/${chatId}/messages`, {
         token: ctx.tokens.main,
         body: { ...body, content: `${body.content} (changed)` },
@@ -80,7 +81,7 @@ export const IDEMPOTENCY_CHECKS: Check[] = [
     section: '7.4',
     title: 'a streamed turn key reused with a different body is 409 api_v1_idempotency_conflict',
     async run(ctx) {
-      const { chatId, key, body } = await ctx.streamed();
+      const { chatId, key, body } = await streamed(ctx);
       const answer = await ctx.wire.stream(`/api/v1/chats/${chatId}/messages/stream`, {
         token: ctx.tokens.main,
         body: { ...body, content: `${body.content} (changed)` },

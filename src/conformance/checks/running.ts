@@ -1,13 +1,17 @@
 import { isTerminalEvent as isTerminal } from '../../contract/events.js';
-import { CancelResultSchema } from '../../contract/interactions.js';
 import { type Context, expectStatus } from '../context.js';
+import { sendPlainTurn, turnBody } from '../plain-turns.js';
 import { expectThat, Skip, show } from '../verdict.js';
 import type { Answer } from '../wire.js';
+import { expectCancelAnswer } from './cancel.js';
 import type { Check } from './check.js';
 import { byId, findListed } from './lists.js';
 
 /** What a request sent during the turn came to: its answer, or what it threw (kept until awaited). */
 type Pending = Promise<{ answer: Answer } | { error: unknown }>;
+
+/** The stream path of a chat's turns (4.4). */
+const streamPath = (chatId: string) => `/api/v1/chats/${chatId}/messages/stream`;
 
 const settle = (sent: Promise<Answer>): Pending =>
   sent.then(
@@ -28,18 +32,19 @@ async function outcome(pending: Pending | undefined): Promise<Answer> {
  * while the turn runs, as a real model's turn does for a moment.
  */
 async function whileRunning(ctx: Context, during: (chatId: string) => Promise<Answer>) {
-  const chatId = ctx.newChatId();
-  const key = ctx.newKey();
-  const body = ctx.turnBody();
-  const path = `/api/v1/chats/${chatId}/messages/stream`;
   let pending: Pending | undefined;
-  const stream = await ctx.sendTo(chatId, () =>
-    ctx.wire.stream(path, { token: ctx.tokens.main, body, key }, (event) => {
+  const {
+    chatId,
+    key,
+    body,
+    answer: stream,
+  } = await sendPlainTurn(ctx, (chatId, key, body) =>
+    ctx.wire.stream(streamPath(chatId), { token: ctx.tokens.main, body, key }, (event) => {
       if (event.event === 'message.start' && !pending) pending = settle(during(chatId));
     }),
   );
   expectStatus(stream, 200);
-  return { chatId, key, body, path, stream, answer: await outcome(pending) };
+  return { chatId, key, body, path: streamPath(chatId), stream, answer: await outcome(pending) };
 }
 
 /** Sections 4.6, 3.2 and 3.4: what a plain turn shows while it runs. */
@@ -52,14 +57,7 @@ export const RUNNING_CHECKS: Check[] = [
       const { chatId, key, body, path, stream, answer } = await whileRunning(ctx, (chatId) =>
         ctx.wire.call('POST', `/api/v1/chats/${chatId}/actions/cancel`, { token: ctx.tokens.main, body: {} }),
       );
-      expectStatus(answer, 200);
-      const result = CancelResultSchema.safeParse(answer.data);
-      expectThat(
-        result.success && result.data.chat_id === chatId,
-        `data { chat_id: "${chatId}", cancelled: boolean }`,
-        () => show(answer.data),
-        answer,
-      );
+      expectCancelAnswer(answer, chatId);
       // The first terminal event: what comes after it is rule 1's failure (6).
       const terminal = stream.events.find((event) => isTerminal(event.event));
       const end = terminal?.event;
@@ -95,7 +93,7 @@ export const RUNNING_CHECKS: Check[] = [
       const { answer } = await whileRunning(ctx, (chatId) =>
         ctx.wire.call('POST', `/api/v1/chats/${chatId}/messages`, {
           token: ctx.tokens.main,
-          body: ctx.turnBody(),
+          body: turnBody(ctx),
           key: ctx.newKey(),
         }),
       );

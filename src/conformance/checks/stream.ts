@@ -2,6 +2,7 @@ import { Uuid } from '../../contract/checks.js';
 import { EVENT_SCHEMAS, isTerminalEvent as isTerminal } from '../../contract/events.js';
 import { MessageSchema } from '../../contract/turn.js';
 import { eventNames, expectStatus } from '../context.js';
+import { streamed } from '../plain-turns.js';
 import { expectThat, show } from '../verdict.js';
 import type { Check } from './check.js';
 
@@ -29,7 +30,7 @@ export const STREAM_CHECKS: Check[] = [
     section: '6',
     title: 'message.start comes first, with the chat id, a message id and a uuid request id',
     async run(ctx) {
-      const { answer, chatId } = await ctx.streamed();
+      const { answer, chatId } = await streamed(ctx);
       const [first] = answer.events;
       expectThat(
         first?.event === 'message.start',
@@ -50,7 +51,7 @@ export const STREAM_CHECKS: Check[] = [
     section: '6',
     title: 'rule 1: exactly one terminal event, and nothing after it',
     async run(ctx) {
-      const { answer } = await ctx.streamed();
+      const { answer } = await streamed(ctx);
       const names = eventNames(answer);
       const terminals = names.filter(isTerminal);
       expectThat(terminals.length === 1, 'one terminal event', () => show(names), answer);
@@ -68,7 +69,7 @@ export const STREAM_CHECKS: Check[] = [
     section: '6',
     title: "every event's payload matches its schema",
     async run(ctx) {
-      const { answer } = await ctx.streamed();
+      const { answer } = await streamed(ctx);
       for (const { event, data } of answer.events) {
         const schema = EVENT_SCHEMAS[event as keyof typeof EVENT_SCHEMAS];
         if (!schema) continue;
@@ -81,7 +82,7 @@ export const STREAM_CHECKS: Check[] = [
     section: '6',
     title: 'the deltas fold to the content of message.completed and of the saved turn in the message listing',
     async run(ctx) {
-      const { answer, chatId, body } = await ctx.streamed();
+      const { answer, chatId, body } = await streamed(ctx);
       const folded = foldDeltas(answer.events);
       const completed = answer.events.find((event) => event.event === 'message.completed')?.data as
         | { id?: unknown; content?: unknown }
@@ -121,7 +122,7 @@ export const STREAM_CHECKS: Check[] = [
     section: '3.4',
     title: 'sending a turn to a chat id that does not exist creates the chat with that id',
     async run(ctx) {
-      const { chatId } = await ctx.streamed();
+      const { chatId } = await streamed(ctx);
       const read = await ctx.wire.call('GET', `/api/v1/chats/${chatId}`, { token: ctx.tokens.main });
       expectStatus(read, 200);
     },

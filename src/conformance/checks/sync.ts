@@ -1,6 +1,7 @@
 import { LIMITS } from '../../contract/limits.js';
 import { TurnSchema } from '../../contract/turn.js';
-import { type Context, expectStatus, TURN_CONTENT } from '../context.js';
+import { type Context, expectStatus } from '../context.js';
+import { synced, TURN_CONTENT } from '../plain-turns.js';
 import { expectThat, show } from '../verdict.js';
 import type { Answer } from '../wire.js';
 import type { Check } from './check.js';
@@ -24,7 +25,7 @@ export const SYNC_CHECKS: Check[] = [
     title:
       'a synchronous turn in auto mode answers 200 with the completed turn, its metadata echoed verbatim',
     async run(ctx) {
-      const { answer, chatId, body } = await ctx.synced();
+      const { answer, chatId, body } = await synced(ctx);
       const turn = TurnSchema.safeParse(answer.data);
       expectThat(
         turn.success &&
