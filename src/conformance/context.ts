@@ -1,5 +1,5 @@
 import { Uuid } from '../contract/checks.js';
-import { blockedBy, type Check } from './checks/check.js';
+import { blockedBy, type CheckName } from './types.js';
 import { expectThat, Failure, Skip, show } from './verdict.js';
 import type { Answer, StreamAnswer, Wire } from './wire.js';
 
@@ -28,8 +28,8 @@ export class Context {
   /** The start of every name the run gives, so that what it made is recognisable in the service. */
   readonly prefix = `convo-conformance-${crypto.randomUUID().slice(0, 8)}`;
   /** The check running now: whoever first needs a shared turn owns its failure. */
-  current: Check | undefined;
-  #shared = new Map<string, { owner: Check | undefined; promise: Promise<unknown> }>();
+  current: CheckName | undefined;
+  #shared = new Map<string, { owner: CheckName | undefined; promise: Promise<unknown> }>();
 
   constructor(
     readonly wire: Wire,

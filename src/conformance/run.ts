@@ -1,9 +1,9 @@
 import { ValidationError, type ValidationIssue } from '../index.js';
-import { blockedBy, CHECKS, type Check } from './checks/index.js';
+import { CHECKS, type Check } from './checks/index.js';
 import { Context, type Tokens } from './context.js';
 import { coverageOf } from './coverage.js';
 import { sanitizeJson, sanitizerOf } from './sanitize.js';
-import type { CheckResult, ConformanceReport, Outcome } from './types.js';
+import { blockedBy, type CheckResult, type ConformanceReport, type Outcome } from './types.js';
 import { Failure, Skip, Warning } from './verdict.js';
 import { Wire } from './wire.js';
 

@@ -5,6 +5,17 @@
  */
 export type Outcome = 'pass' | 'fail' | 'warn' | 'skip';
 
+/** What names a check in a report: the section of api-v1 it tests (`6`, `7.1`) and what it asserts. */
+export interface CheckName {
+  /** The section of api-v1, such as `6` or `7.1`. */
+  section: string;
+  /** What it asserts. */
+  title: string;
+}
+
+/** How a result blocked by an earlier check's failure names that check. */
+export const blockedBy = (check: CheckName): string => `${check.section} "${check.title}"`;
+
 /** The request whose answer a failure is about. */
 export interface FailedRequest {
   /** Its method and path: `GET /api/v1/chats/…`. */

@@ -1,14 +1,8 @@
 import type { Context } from '../context.js';
+import type { CheckName } from '../types.js';
 
 /** One conformance check: the section it tests, what it asserts, and how. */
-export interface Check {
-  /** The section of api-v1, such as `6` or `7.1`. */
-  section: string;
-  /** What it asserts. */
-  title: string;
+export interface Check extends CheckName {
   /** Throws a `Failure` when the service is off the contract, a `Skip` when the check cannot run. */
   run(ctx: Context): Promise<void>;
 }
-
-/** How a result blocked by an earlier check's failure names that check. */
-export const blockedBy = (check: Check): string => `${check.section} "${check.title}"`;

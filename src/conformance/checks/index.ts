@@ -10,7 +10,7 @@ import { SKILL_CHECKS } from './skills.js';
 import { STREAM_CHECKS } from './stream.js';
 import { SYNC_CHECKS } from './sync.js';
 
-export { blockedBy, type Check } from './check.js';
+export type { Check } from './check.js';
 
 /** Every check, in the order a run takes them; the 2.1 checks last, as they read the whole run's answers. */
 export const CHECKS: readonly Check[] = [
