@@ -43,7 +43,7 @@ describe('the inspector token mask', () => {
     const mask = new TokenMask([LONG]);
     // The token starts 2 characters before the bound and ends 38 past it.
     expect(mask.cut(`${'x'.repeat(8)}${LONG}${'z'.repeat(100)}`, 10)).toEqual({
-      text: 'x'.repeat(8) + '[r',
+      text: `${'x'.repeat(8)}[r`,
       chars: 148,
       truncated: true,
     });
