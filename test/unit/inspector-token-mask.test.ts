@@ -32,6 +32,7 @@ describe('the inspector token mask', () => {
     expect(mask.cut('short', 10, false)).toEqual({ text: 'short', chars: 5, truncated: true });
     expect(mask.cut('y'.repeat(200), 10)).toEqual({ text: 'y'.repeat(10), chars: 200, truncated: true });
     expect(mask.cut('y'.repeat(11), 10)).toEqual({ text: 'y'.repeat(10), chars: 11, truncated: true });
+    expect(mask.cut('y'.repeat(10), 10)).toEqual({ text: 'y'.repeat(10), chars: 10, truncated: false });
   });
 
   it('cut masks before it measures: a token past the bound that masking shortens into it is kept whole', () => {
@@ -49,19 +50,40 @@ describe('the inspector token mask', () => {
     });
   });
 
+  it('cut of a text that masking shortens within the bound still says it was cut, and keeps no token start', () => {
+    const mask = new TokenMask([LONG]);
+    // The window (60 + 40 characters) masks to 40, within the bound, but the text goes on.
+    expect(mask.cut(`${LONG}${LONG}${LONG}zzzzzzzzzz`, 60)).toEqual({
+      text: '[redacted][redacted]',
+      chars: 130,
+      truncated: true,
+    });
+  });
+
+  it('cut masks only a window of max plus margin characters: a token starting past it is never read', () => {
+    const mask = new TokenMask([LONG]);
+    expect(mask.cut(`${'x'.repeat(5)}${LONG}${'z'.repeat(100)}`, 50).text).toBe(
+      `${'x'.repeat(5)}[redacted]${'z'.repeat(35)}`,
+    );
+    // After one token masked shorter, the next one ends past the window: its part in the cut goes.
+    expect(mask.cut(`${LONG}${LONG}${'z'.repeat(50)}`, 15).text).toBe('[redacted]');
+  });
+
   it('cut never ends in the start of a token it could not see whole', () => {
     const mask = new TokenMask([LONG]);
     expect(mask.cut(`${'x'.repeat(5)}${LONG.slice(0, 20)}`, 10, false).text).toBe('x'.repeat(5));
   });
 
   it('body: a text without escapes is masked as it is', () => {
-    expect(new TokenMask([LONG]).body(`{"a":"${LONG}"}`, true)).toBe('{"a":"[redacted]"}');
+    expect(new TokenMask([LONG]).body(`{"a": "${LONG}"}`, true)).toBe('{"a": "[redacted]"}');
   });
 
   it('body: whole JSON whose escapes hide a token is re-serialized masked; without a token it stays as sent', () => {
     const mask = new TokenMask([MIXED]);
     expect(mask.body(`{"a": "x ${escaped(MIXED)}"}`, true)).toBe('{"a":"x [redacted]"}');
     expect(mask.body('{"a": "\\/x"}', true)).toBe('{"a": "\\/x"}');
+    // A part of a body is not parsed even when it reads as JSON: its spacing stays.
+    expect(mask.body(`{"a": "x ${escaped(MIXED)}"}`, false)).toBe('{"a": "x [redacted]"}');
   });
 
   it('body: a part of a body has its printable escapes decoded only where that shows a token', () => {

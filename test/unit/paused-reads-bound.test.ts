@@ -50,6 +50,15 @@ describe('the paused reads of the AI transport', () => {
     expect(timers.map((timer) => timer.hasRef())).toEqual([false]);
   });
 
+  it('holds a read where a timer is a number without unref (as in a browser)', () => {
+    const spy = vi
+      .spyOn(globalThis, 'setTimeout')
+      .mockImplementation((() => 1) as unknown as typeof setTimeout);
+    const reads = new PausedReads(10);
+    expect(() => reads.hold('chat', turn('k1').live, approval(1000))).not.toThrow();
+    spy.mockRestore();
+  });
+
   it('take hands back the read of the same key, no longer held nor timed', () => {
     const reads = new PausedReads(10);
     const a = turn('k1');
