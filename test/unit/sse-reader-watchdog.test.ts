@@ -25,6 +25,7 @@ function body(onSignal?: (controller: ReadableStreamDefaultController<Uint8Array
     stream,
     cancelled,
     write: (text: string) => control.enqueue(encoder.encode(text)),
+    enqueue: (bytes: Uint8Array) => control.enqueue(bytes),
     end: () => control.close(),
     fail: (error: unknown) => control.error(error),
   };
@@ -68,6 +69,20 @@ describe('the SSE reader', () => {
       [{ event: 'message', data: '3' }],
     ]);
     expect(source.cancelled).toEqual([]);
+  });
+
+  it('decodes a character whose bytes are split across two chunks', async () => {
+    const source = body();
+    // "data: " is 6 bytes; "é" the two after it.
+    const bytes = encoder.encode('data: é\n\n');
+    source.enqueue(bytes.slice(0, 7));
+    source.enqueue(bytes.slice(7));
+    source.end();
+    const data: string[] = [];
+    for await (const batch of readEvents(source.stream, { idleMs: 1000, maxBytes: 1000 })) {
+      data.push(...batch.map((event) => event.data));
+    }
+    expect(data).toEqual(['é']);
   });
 
   it('6 no event for idleMs while waiting is a StreamBreak naming the wait, and the body is cancelled', async () => {
@@ -126,6 +141,8 @@ describe('the SSE reader', () => {
     expect(batches).toHaveLength(1);
     expect(vi.getTimerCount()).toBe(0);
     expect(source.cancelled).toEqual([]);
+    // The body is released: its owner may read or cancel it again.
+    expect(source.stream.locked).toBe(false);
   });
 
   it('a consumer that stops reading early cancels the body, saying so, and leaves no timer', async () => {
@@ -161,6 +178,7 @@ describe('the SSE reader', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as Error).message).toBe('the stream broke: reset by peer');
+    expect((error as Error).cause).toEqual(new Error('reset by peer'));
     const other = body();
     other.fail('gone');
     await expect(readEvents(other.stream, { idleMs: 1000, maxBytes: 1000 }).next()).rejects.toThrow(
