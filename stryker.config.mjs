@@ -1,5 +1,6 @@
 // Mutation testing of the retry policy, the error mapping, the fold, the delta decoding, the stream's
-// mapping and re-opening, pagination and the answer endpoints:
+// mapping and re-opening, pagination, the answer endpoints, the redaction rule, a turn's shared cancels,
+// the SSE reader (watchdog, bounds), the AI transport's paused reads and text fold, the inspector's mask:
 // `npm run test:mutation`, or one file: `npm run test:mutation -- --mutate src/http/policy.ts`.
 // Slow (minutes per file) and not part of `npm test`; the figures are in RELIABILITY.md.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
@@ -23,6 +24,11 @@ export default {
     'src/resources/actions.ts',
     'src/resources/resource.ts',
     'src/contract/redact.ts',
+    'src/turn/cancel.ts',
+    'src/stream/sse.ts',
+    'src/ai/paused.ts',
+    'src/ai/text.ts',
+    'src/mock/inspector/masking.ts',
   ],
   coverageAnalysis: 'perTest',
   concurrency: 2,

@@ -32,9 +32,8 @@ export class PausedReads {
    */
   hold(chatId: string, turn: LiveTurn, approval: ToolApproval): void {
     this.release(chatId);
-    const timer = setTimeout(() => {
-      if (this.#reads.get(chatId)?.turn === turn) this.release(chatId);
-    }, approval.expiresAt - Date.now());
+    // Every way a read leaves the map clears its timer: when this fires, the chat holds this read.
+    const timer = setTimeout(() => this.release(chatId), approval.expiresAt - Date.now());
     // A pending approval does not keep a Node process alive.
     (timer as { unref?: () => void }).unref?.();
     this.#reads.set(chatId, { turn, approval, timer });

@@ -32,8 +32,9 @@ export function turnCancels(
     if (shared) return shared;
     const sent = Promise.resolve(send());
     shared = sent;
+    // Registered first, so it runs before any caller sees the failure: a later call sends again.
     sent.catch(() => {
-      if (shared === sent) shared = undefined;
+      shared = undefined;
     });
     return sent;
   };
