@@ -110,7 +110,9 @@ export async function reloadMidTurn(
   const before = page(id, first);
   void before.chat.sendMessage({ text }).catch(() => {});
   gate.release(3);
-  await until(() => before.text().split(' ').length >= 3, 'three words shown', turns);
+  // Each delta is a word and the space after it, so "a b " is two words: three whole words are all the gate lets
+  // through, and the text then holds still until the next release.
+  await until(() => before.text().trim().split(/\s+/).length >= 3, 'three words shown', turns);
   const shown = before.text();
   before.reload();
   const after = page(id, second);
