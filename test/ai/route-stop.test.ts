@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createChatRoute, type RouteRecordStore } from '../../src/ai/index.js';
+import { ConvoChatTransport, createChatRoute, type RouteRecordStore } from '../../src/ai/index.js';
+import type { TurnStream } from '../../src/index.js';
 import { mockClient } from '../support/mock-client.js';
 import { gatedClock, lateCancelClient, openingClient, page, until } from './route-support.js';
 
@@ -127,5 +128,30 @@ describe('createChatRoute: a stop ends the turn before it answers', () => {
     await chat.dispose();
     await until(() => turns()[0]?.status === 'cancelled', 'the turn cancelled on the service');
     expect(sent).toEqual(['POST /api/chat', `POST /api/chat/${id}/stop`]);
+  });
+
+  it('4.4 ConvoChatTransport tells opened of each turn stream it makes (a send, its resume), before anything is sent', async () => {
+    const { mock, client } = mockClient();
+    const { id } = await client.chats.create({});
+    const told: Array<[string, TurnStream]> = [];
+    const transport = new ConvoChatTransport({
+      client,
+      opened: (chatId, stream) => told.push([chatId, stream]),
+    });
+    const ui = await transport.sendMessages({
+      chatId: id,
+      trigger: 'submit-message',
+      messageId: undefined,
+      messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hello' }] }],
+      abortSignal: undefined,
+    });
+    const again = await transport.reconnectToStream({ chatId: id });
+    const [first, second] = told.map(([, stream]) => stream);
+    expect(told.map(([chatId]) => chatId)).toEqual([id, id]);
+    // The resume reads the same turn: the same key.
+    expect(second?.idempotencyKey).toBe(first?.idempotencyKey);
+    expect(mock.store.turns()).toHaveLength(0);
+    await ui.cancel();
+    await again?.cancel();
   });
 });
