@@ -1,5 +1,5 @@
 import { JsonToSseTransformStream, UI_MESSAGE_STREAM_HEADERS } from 'ai';
-import { ApiError, type Client, ConvoError, ValidationError } from '../index.js';
+import { ApiError, type Client, ConvoError, type TurnStream, ValidationError } from '../index.js';
 import type { TurnFields } from './parts.js';
 import { boundedRecords, type TurnRecord } from './records.js';
 import {
@@ -79,6 +79,16 @@ export function createChatRoute(options: ChatRouteOptions): ChatRoute {
   const records: RouteRecordStore = options.records ?? boundedRecords();
   // The transport's own records: the key it sends with, in this process (a resume from `records` sets it).
   const local = boundedRecords();
+  // The turn this process reads for each chat, from before it opens until its read ends: a stop cancels
+  // it through its stream, which holds a cancel made before the turn started until it starts.
+  const reading = new Map<string, TurnStream>();
+  const opened = (chatId: string, stream: TurnStream) => {
+    reading.set(chatId, stream);
+    const over = () => {
+      if (reading.get(chatId) === stream) reading.delete(chatId);
+    };
+    stream.on('end', over).on('error', over);
+  };
   // `abort`: the route cancels only on an explicit stop; a stream cancelled stops reading, never the turn.
   const transport = new ConvoChatTransport({
     client,
@@ -86,6 +96,7 @@ export function createChatRoute(options: ChatRouteOptions): ChatRoute {
     stream: options.stream,
     stop: 'abort',
     records: local,
+    opened,
   });
   const maxBody = options.maxBodyBytes ?? MAX_ROUTE_BODY_BYTES;
   const bounds = {
@@ -119,7 +130,12 @@ export function createChatRoute(options: ChatRouteOptions): ChatRoute {
     // A new turn's record (or a continued one's, in the process that sent it); else the one kept before.
     const record = local.get(body.id) ?? (await records.get(body.id));
     if (record) await records.set(body.id, record);
-    return answer(body.id, record, ui);
+    return answer(body.id, record, ui).catch(async (error: unknown) => {
+      // Never read: no turn was opened, and nothing will end this one's read.
+      await ui.cancel().catch(() => {});
+      reading.delete(body.id);
+      throw error;
+    });
   };
 
   const resume = async (request: Request, chatId: string) => {
@@ -136,14 +152,39 @@ export function createChatRoute(options: ChatRouteOptions): ChatRoute {
 
   const stop = async (request: Request, chatId: string) => {
     if (!(await allowed(request, chatId))) return notFound();
+    const deadline = AbortSignal.timeout(MAX_STOP_WAIT_MS);
     const record = await records.get(chatId);
-    const { cancelled } = await client.turns.cancel(chatId);
+    const turn = reading.get(chatId);
+    // Read here, the turn is cancelled through its stream: a turn still opening (no `message.start` yet)
+    // is cancelled as soon as it starts, not missed. Elsewhere (another process), the chat's turn (4.6).
+    const cancelling = turn ? turn.cancel() : client.turns.cancel(chatId);
+    const first = await within(cancelling, deadline, { chat_id: chatId, cancelled: false });
     await records.delete?.(chatId);
-    // A 200 means the cancel was delivered (4.6), not that the turn ended: answer once its held answer
-    // ends with it, so that the page's next send finds the chat free rather than 409 `api_v1_chat_busy`.
-    const held = record && (await streams.resumeExistingStream(streamIdOf(chatId, record)));
-    if (held) await drained(held, MAX_STOP_WAIT_MS);
-    return Response.json({ cancelled });
+    // A 200 means the cancel was delivered (4.6), not that the turn ended: answer once it has ended, so
+    // that the page's next send finds the chat free rather than 409 `api_v1_chat_busy`.
+    const later = record ? await ended(chatId, record, !turn, deadline) : false;
+    return Response.json({ cancelled: first.cancelled || later });
+  };
+
+  /**
+   * Waits, until `deadline`, for the chat's turn to end: its answer held here, else the turn read again
+   * by its key to its terminal event (4.4). `cancel`: that read also cancels the turn once it starts (a
+   * send still opening in another process: a read by key may be what starts it); whether it did.
+   */
+  const ended = async (chatId: string, record: TurnRecord, cancel: boolean, deadline: AbortSignal) => {
+    const held = await streams.resumeExistingStream(streamIdOf(chatId, record));
+    if (held) {
+      await drained(held, deadline);
+      return false;
+    }
+    const again = client.turns.stream(chatId, record.body, {
+      ...options.stream,
+      idempotencyKey: record.idempotencyKey,
+      signal: deadline,
+    });
+    const cancelled = cancel ? again.cancel().catch(() => undefined) : undefined;
+    await again.done().catch(() => {});
+    return (await cancelled)?.cancelled === true;
   };
 
   const handle = async (request: Request): Promise<Response> => {
@@ -162,19 +203,28 @@ export function createChatRoute(options: ChatRouteOptions): ChatRoute {
   return { handle, GET: handle, POST: handle };
 }
 
-/** Reads `stream` to its end, for at most `ms`. */
-async function drained(stream: ReadableStream<string>, ms: number): Promise<void> {
+/** Reads `stream` to its end, or until `deadline`. */
+async function drained(stream: ReadableStream<string>, deadline: AbortSignal): Promise<void> {
   const reader = stream.getReader();
-  const timer = setTimeout(() => void reader.cancel().catch(() => {}), ms);
-  // The wait's timer does not keep a Node process alive.
-  (timer as { unref?: () => void }).unref?.();
+  const stop = () => void reader.cancel().catch(() => {});
+  if (deadline.aborted) stop();
+  deadline.addEventListener('abort', stop, { once: true });
   try {
     while (!(await reader.read()).done);
   } catch {
     // The answer failed: it is over all the same.
   } finally {
-    clearTimeout(timer);
+    deadline.removeEventListener('abort', stop);
   }
+}
+
+/** `promise`'s outcome, or `fallback` once `deadline` passed first. */
+async function within<T>(promise: Promise<T>, deadline: AbortSignal, fallback: T): Promise<T> {
+  const late = new Promise<T>((resolve) => {
+    if (deadline.aborted) resolve(fallback);
+    deadline.addEventListener('abort', () => resolve(fallback), { once: true });
+  });
+  return Promise.race([promise, late]);
 }
 
 /** The id an answer is held under: one per turn of a chat. */

@@ -1,5 +1,13 @@
 import type { ChatRequestOptions, ChatTransport, UIMessageChunk } from 'ai';
-import type { ActionResult, Client, RequestOptions, StreamOptions, ToolApproval } from '../index.js';
+import type {
+  ActionResult,
+  Client,
+  RequestOptions,
+  StreamOptions,
+  ToolApproval,
+  TurnStream,
+  TurnStreamBody,
+} from '../index.js';
 import { answerInteraction } from './answer.js';
 import type { SegmentContext } from './chunks.js';
 import {
@@ -36,6 +44,12 @@ export interface ConvoChatTransportOptions {
    * held. A released read's turn waits on the service, and its answer reads it again by its key.
    */
   maxPausedReads?: number | undefined;
+  /**
+   * Told of every turn stream the transport makes (a send, a resume, a continuation read by key) before it
+   * is read: a server can then cancel that turn with `TurnStream.cancel()`, which, before the turn started,
+   * is sent once it starts (`createChatRoute` does, for a stop that comes while the turn is opening).
+   */
+  opened?: ((chatId: string, stream: TurnStream) => void) | undefined;
 }
 
 /** The fields of a request's `body` that go into the turn. */
@@ -56,6 +70,7 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
   readonly #stop: StopMode;
   readonly #stream: ConvoChatTransportOptions['stream'];
   readonly #records: TurnRecordStore;
+  readonly #opened: ((chatId: string, stream: TurnStream) => void) | undefined;
   /**
    * Turns waiting for a tool approval, by chat, still being read: the answer continues the same read, so
    * the rest of the turn streams live. Released at the approval's deadline, when the chat sends another
@@ -74,6 +89,7 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
     this.#stop = options.stop ?? 'cancel';
     this.#stream = options.stream;
     this.#records = options.records ?? boundedRecords();
+    this.#opened = options.opened;
     const max = options.maxPausedReads ?? MAX_PAUSED_READS;
     if (!Number.isInteger(max) || max < 0) throw invalid('maxPausedReads', 'must be an integer from 0');
     this.#paused = new PausedReads(max);
@@ -103,7 +119,7 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
       throw invalid('messages', "the last message must be the user's, or answer tool approvals");
     const body = { ...this.#fields(options.body), content: promptText(last) };
     this.#paused.release(chatId);
-    const stream = this.#client.turns.stream(chatId, body, { ...this.#stream });
+    const stream = this.#open(chatId, body);
     const record = {
       messageId: `convo-${stream.idempotencyKey}`,
       idempotencyKey: stream.idempotencyKey,
@@ -121,10 +137,7 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
     const record = this.#records.get(options.chatId);
     if (!record) return null;
     this.#paused.release(options.chatId);
-    const stream = this.#client.turns.stream(options.chatId, record.body, {
-      ...this.#stream,
-      idempotencyKey: record.idempotencyKey,
-    });
+    const stream = this.#open(options.chatId, record.body, record.idempotencyKey);
     const context = { ...record, chatId: options.chatId, shown: '', tools: new Set<string>() };
     return this.#segment(liveTurn(stream), context, options.abortSignal);
   }
@@ -193,9 +206,19 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
       record?.idempotencyKey === idempotencyKey
         ? record.body
         : { ...this.#turn, content: promptText(prompt) };
-    const stream = this.#client.turns.stream(chatId, body, { ...this.#stream, idempotencyKey });
+    const stream = this.#open(chatId, body, idempotencyKey);
     const after = [...decisions.keys()].at(-1);
     return this.#segment(liveTurn(stream), { ...context, after }, abortSignal);
+  }
+
+  /** The turn's stream (nothing is sent before it is read), told to `opened`. */
+  #open(chatId: string, body: TurnStreamBody, idempotencyKey?: string): TurnStream {
+    const stream = this.#client.turns.stream(chatId, body, {
+      ...this.#stream,
+      ...(idempotencyKey ? { idempotencyKey } : {}),
+    });
+    this.#opened?.(chatId, stream);
+    return stream;
   }
 
   /** A segment of `turn` whose pause at a tool approval is held for the answer (see `PausedReads`). */

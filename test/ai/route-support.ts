@@ -2,7 +2,8 @@ import { Chat } from '@ai-sdk/react';
 import { lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
 import { expect } from 'vitest';
 import { ConvoRouteTransport, type ConvoUIMessage, messageText } from '../../src/ai/index.js';
-import type { MockClock, TurnRecord } from '../../src/mock/index.js';
+import type { ConvoMock, MockClock, MockFetch, TurnRecord } from '../../src/mock/index.js';
+import { mockClient } from '../support/mock-client.js';
 
 /** The `ms` of `[[mock:slow]]` the gate holds; every other wait of the mock lasts until its signal. */
 export const STEP_MS = 7;
@@ -125,4 +126,62 @@ export function expectEndedAsSaved(after: Page, turns: () => TurnRecord[]): void
   expect(message.metadata?.convo?.status).toBe('completed');
   expect(messageText(message)).toBe(turns()[0]?.content);
   expect(turns()).toHaveLength(1);
+}
+
+/**
+ * A mock client whose requests pass through `through` (given the mock) before they reach it; its polls of
+ * a running turn (409 `api_v1_turn_in_progress`, 7.3) wait 1 ms, so that no test waits out a real backoff.
+ */
+function wiredClient(clock: MockClock, through: (request: Request, mock: ConvoMock) => Promise<Response>) {
+  const target: { mock?: ConvoMock } = {};
+  const fetch: MockFetch = async (input, init) => through(new Request(input, init), target.mock as ConvoMock);
+  const { mock, client } = mockClient({ clock }, { fetch, retryDelay: { min: 1, max: 1 } });
+  target.mock = mock;
+  return { mock, client };
+}
+
+/**
+ * A mock client whose first turn open (`POST …/messages/stream`) waits at the wire until `open()`: a turn
+ * the route is still opening. `reached()` says whether that open was sent.
+ */
+export function openingClient(clock: MockClock) {
+  let open = () => {};
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  let sent = 0;
+  const wired = wiredClient(clock, async (request, mock) => {
+    if (request.url.endsWith('/messages/stream') && sent++ === 0) await gate;
+    return mock.fetch(request);
+  });
+  return { ...wired, open, reached: () => sent > 0 };
+}
+
+/**
+ * A mock client on a service whose cancel (4.6) is answered 200 at once and takes effect only from
+ * `deliver()` on: a 200 means the cancel was delivered, not that the turn ended. `asked()` counts them.
+ */
+export function lateCancelClient(clock: MockClock) {
+  const late: Request[] = [];
+  let delivering = false;
+  let asked = 0;
+  const wired = wiredClient(clock, async (request, mock) => {
+    if (!request.url.endsWith('/actions/cancel')) return mock.fetch(request);
+    asked++;
+    if (delivering) return mock.fetch(request);
+    late.push(request);
+    const chatId = new URL(request.url).pathname.split('/').at(-3);
+    return Response.json({
+      status: 'success',
+      message: 'Turn cancelled.',
+      message_code: 'api_v1_ok',
+      data: { chat_id: chatId, cancelled: true },
+      meta: { request_id: crypto.randomUUID() },
+    });
+  });
+  const deliver = async () => {
+    delivering = true;
+    for (const request of late.splice(0)) await wired.mock.fetch(request);
+  };
+  return { ...wired, deliver, asked: () => asked };
 }
