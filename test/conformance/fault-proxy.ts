@@ -130,6 +130,14 @@ function onReplays(change: (body: string) => string): Fault {
   });
 }
 
+/** Answers 500 where `call` was refused with a 4xx whose body holds `naming`: a limit not enforced. */
+const refusedAs500 =
+  (call: string, naming: string): Fault =>
+  (answer) =>
+    answer.call === call && answer.status >= 400 && answer.status <= 499 && answer.body.includes(naming)
+      ? { ...answer, status: 500 }
+      : answer;
+
 const isList = (answer: Passing, path: string) =>
   answer.call === `GET ${path}` && answer.status === 200 && answer.contentType.includes('json');
 
@@ -245,6 +253,30 @@ export const FAULTS: Record<string, { make: () => Fault; section: string; call: 
     section: '6',
     call: /^POST \/api\/v1\/chats\/[0-9a-f-]{36}\/messages\/stream$/,
     got: /^"/,
+  },
+  'a skill shared outside the company answered 404 api_v1_not_found': {
+    make: () => answering('api_v1_resource_not_allowed', { status: 404, code: 'api_v1_not_found' }),
+    section: '7.2',
+    call: /^POST \/api\/v1\/skills$/,
+    got: /^404 api_v1_not_found$/,
+  },
+  "an allowlisted credential's skill creation answered 422": {
+    make: () => answering('api_v1_resource_policy_create_denied', { status: 422 }),
+    section: '7.2',
+    call: /^POST \/api\/v1\/skills$/,
+    got: /^422 api_v1_resource_policy_create_denied$/,
+  },
+  'a chat name over 200 characters answered 500': {
+    make: () => refusedAs500('POST /api/v1/chats', ''),
+    section: '4.2',
+    call: /^POST \/api\/v1\/chats$/,
+    got: /^500 /,
+  },
+  'a skill description over 500 characters answered 500': {
+    make: () => refusedAs500('POST /api/v1/skills', '"description"'),
+    section: '4.1',
+    call: /^POST \/api\/v1\/skills$/,
+    got: /^500 /,
   },
 };
 

@@ -6,9 +6,15 @@ export interface Check {
   section: string;
   /** What it asserts. */
   title: string;
+  /** The sentence (or table cell) of api-v1 it asserts, verbatim: a failure quotes it with the section. */
+  quote: string;
   /** Throws a `Failure` when the service is off the contract, a `Skip` when the check cannot run. */
   run(ctx: Context): Promise<void>;
 }
 
 /** How a result blocked by an earlier check's failure names that check. */
 export const blockedBy = (check: Check): string => `${check.section} "${check.title}"`;
+
+/** What a failure of `check` expected: its section and the spec's sentence, then what the check looked for. */
+export const expectedOf = (check: Check, expected: string): string =>
+  `${check.section} "${check.quote}": ${expected}`;
