@@ -161,7 +161,7 @@ describe('conformance kit against odd answers and unusable setups', () => {
     expect(report.results[0]).toMatchObject({
       section: '4.1',
       outcome: 'fail',
-      expected: 'an answer the check can read',
+      expected: '4.1 "create; answers 201 with the skill": an answer the check can read',
       got: expect.stringMatching(/^TypeError: /),
     });
   });
@@ -271,7 +271,7 @@ describe('the convo-conformance command (dist/conformance/cli.js)', () => {
       expect(report.results[0]).toMatchObject({
         section: '6',
         outcome: 'fail',
-        expected: 'message.start as the first event',
+        expected: '6 "always, and always first": message.start as the first event',
       });
     } finally {
       await proxy.close();
