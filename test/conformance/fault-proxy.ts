@@ -272,6 +272,17 @@ export const FAULTS: Record<string, { make: () => Fault; section: string; call: 
     call: /^POST \/api\/v1\/chats$/,
     got: /^500 /,
   },
+  'chats created in auto mode by default': {
+    make: () =>
+      json((body, answer) => {
+        if (answer.call === 'POST /api/v1/chats' && answer.status < 300) {
+          (body.data as Record<string, unknown>).permission_mode = 'auto';
+        }
+      }),
+    section: '4.2',
+    call: /^POST \/api\/v1\/chats$/,
+    got: /^permission_mode "auto"$/,
+  },
   'a skill description over 500 characters answered 500': {
     make: () => refusedAs500('POST /api/v1/skills', '"description"'),
     section: '4.1',

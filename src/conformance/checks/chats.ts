@@ -6,7 +6,8 @@ import type { Check } from './check.js';
 import { expectUtc } from './fields.js';
 import { byId, findListed } from './lists.js';
 
-function chatOf(answer: Answer) {
+/** `data` parsed as a chat, or a failure naming what did not match. */
+export function chatOf(answer: Answer) {
   const parsed = ChatSchema.safeParse(answer.data);
   expectThat(parsed.success, 'data matching the chat of 2.3', () => show(answer.data), answer);
   return parsed.data;

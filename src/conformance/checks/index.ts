@@ -1,6 +1,7 @@
 import { AUTH_CHECKS } from './auth.js';
 import { CANCEL_CHECKS } from './cancel.js';
 import { CATALOG_CHECKS } from './catalog.js';
+import { CHAT_MODE_CHECKS } from './chat-modes.js';
 import { CHAT_CHECKS } from './chats.js';
 import type { Check } from './check.js';
 import { ENVELOPE_CHECKS } from './envelope.js';
@@ -21,6 +22,7 @@ export const CHECKS: readonly Check[] = [
   ...SKILL_CHECKS,
   ...SKILL_POLICY_CHECKS,
   ...CHAT_CHECKS,
+  ...CHAT_MODE_CHECKS,
   ...NAME_LIMIT_CHECKS,
   ...STREAM_CHECKS,
   ...SYNC_CHECKS,
