@@ -283,6 +283,15 @@ export const FAULTS: Record<string, { make: () => Fault; section: string; call: 
     call: /^POST \/api\/v1\/chats$/,
     got: /^permission_mode "auto"$/,
   },
+  "an update naming a chat's permission mode answered 500": {
+    make: () => (answer) =>
+      /^PATCH \/api\/v1\/chats\/[^/]+$/.test(answer.call) && (answer.status === 400 || answer.status === 422)
+        ? { ...answer, status: 500 }
+        : answer,
+    section: '4.2',
+    call: /^PATCH \/api\/v1\/chats\/[0-9a-f-]{36}$/,
+    got: /^500 /,
+  },
   'a skill description over 500 characters answered 500': {
     make: () => refusedAs500('POST /api/v1/skills', '"description"'),
     section: '4.1',

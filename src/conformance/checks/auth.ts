@@ -82,6 +82,7 @@ export const AUTH_CHECKS: Check[] = [
         ['GET', `/api/v1/chats/${id}`, undefined],
         ['PATCH', `/api/v1/chats/${id}`, { name: ctx.name('not yours') }],
         ['GET', `/api/v1/chats/${id}/messages`, undefined],
+        ['POST', `/api/v1/chats/${id}/actions/cancel`, {}],
         ['DELETE', `/api/v1/chats/${id}`, undefined],
       ] as const) {
         expectStatus(await ctx.wire.call(method, path, { token: other, body }), 404, 'api_v1_not_found');

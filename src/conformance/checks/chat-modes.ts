@@ -1,8 +1,9 @@
+import { expectStatus } from '../context.js';
 import { expectThat, show } from '../verdict.js';
 import { chatOf, createChat } from './chats.js';
 import type { Check } from './check.js';
 
-/** Section 4.2: the permission mode a chat is created with. */
+/** Section 4.2: the permission mode a chat is created with, and keeps. */
 export const CHAT_MODE_CHECKS: Check[] = [
   {
     section: '4.2',
@@ -28,6 +29,29 @@ export const CHAT_MODE_CHECKS: Check[] = [
         'permission_mode "auto" as the body names it',
         () => `permission_mode ${show(auto.permission_mode)}`,
         answer,
+      );
+    },
+  },
+  {
+    section: '4.2',
+    title: "a chat's permission mode is not editable: an update naming it is refused or leaves it as it was",
+    quote: 'The model and permission mode are not editable here; they travel per turn.',
+    async run(ctx) {
+      const chat = await createChat(ctx, 'fixed mode');
+      const patched = await ctx.wire.call('PATCH', `/api/v1/chats/${chat.id}`, {
+        token: ctx.tokens.main,
+        body: { permission_mode: chat.permission_mode === 'auto' ? 'manual' : 'auto' },
+      });
+      if (patched.status >= 400 && patched.status <= 499) return;
+      expectStatus(patched, 200);
+      const read = await ctx.wire.call('GET', `/api/v1/chats/${chat.id}`, { token: ctx.tokens.main });
+      expectStatus(read, 200);
+      const now = chatOf(read).permission_mode;
+      expectThat(
+        now === chat.permission_mode,
+        `permission_mode still ${show(chat.permission_mode)}`,
+        () => `permission_mode ${show(now)}`,
+        read,
       );
     },
   },
