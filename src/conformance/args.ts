@@ -21,7 +21,7 @@ export interface ConformanceArgs {
 
 /** The usage text of `convo-conformance`. */
 export const USAGE = `Usage: convo-conformance --url URL [--token TOKEN] [--token other=TOKEN] [--token limited=TOKEN]
-                         [--token-file PATH] [--only SECTIONS] [--json] [--junit PATH]
+                         [--token restricted=TOKEN] [--token-file PATH] [--only SECTIONS] [--json] [--junit PATH]
 
 Runs the API v1 contract checks that need no scripted model against a live service and reports them by
 section. It creates chats and skills of its own, deletes them at the end, and touches nothing else.
@@ -32,7 +32,9 @@ section. It creates chats and skills of its own, deletes them at the end, and to
                          (or CONVO_API_TOKEN_OTHER)
   --token limited=TOKEN  a credential with chat:read only: scope answers, the catalog's blocks
                          (or CONVO_API_TOKEN_LIMITED)
-  --token-file PATH      a file of main=TOKEN, other=TOKEN, limited=TOKEN lines (# comments)
+  --token restricted=TOKEN  a credential restricted to an allowlist of skills: creating one is refused
+                         (or CONVO_API_TOKEN_RESTRICTED)
+  --token-file PATH      a file of main=, other=, limited=, restricted=TOKEN lines (# comments)
   --only SECTIONS        only these sections, comma-separated (6,7.1)
   --json                 print the report as JSON
   --junit PATH           also write the report as JUnit XML to PATH
@@ -79,7 +81,7 @@ export function parseArgs(argv: readonly string[]): ConformanceArgs {
         tokens[name as 'other'] = token;
       } else {
         if (tokens.main)
-          fail('--token', 'the main credential given twice (name the others: other=, limited=)');
+          fail('--token', 'the main credential given twice (name the others: other=, limited=, restricted=)');
         tokens.main = given;
       }
     }

@@ -11,10 +11,12 @@ export interface Tokens {
   other?: string | undefined;
   /** A credential with `chat:read` only, for scope answers and the catalog's blocks. */
   limited?: string | undefined;
+  /** A credential restricted to an allowlist of skills (5), for the refusal to create one (7.2). */
+  restricted?: string | undefined;
 }
 
 /** The names `--token NAME=TOKEN` accepts, besides the unnamed main credential. */
-export const TOKEN_NAMES = ['other', 'limited'] as const;
+export const TOKEN_NAMES = ['other', 'limited', 'restricted'] as const;
 
 /**
  * What the checks share: the wire, the credentials, what the run created (and so may change and delete),
@@ -37,12 +39,16 @@ export class Context {
   ) {}
 
   /** A credential by name, or a skip saying which `--token` to give. */
-  token(name: 'other' | 'limited'): string {
+  token(name: (typeof TOKEN_NAMES)[number]): string {
     const token = this.tokens[name];
     if (token === undefined) {
-      const what =
-        name === 'other' ? 'a second credential (chat:read, chat:write)' : 'a credential with chat:read only';
-      throw new Skip(`needs ${what}: --token ${name}=TOKEN`);
+      const what = {
+        other: 'a second credential (chat:read, chat:write)',
+        limited: 'a credential with chat:read only',
+        restricted: 'a credential restricted to an allowlist of skills',
+      }[name];
+      const env = name === 'restricted' ? ' or CONVO_API_TOKEN_RESTRICTED' : '';
+      throw new Skip(`needs ${what}: --token ${name}=TOKEN${env}`);
     }
     return token;
   }

@@ -7,6 +7,7 @@ export const TOKEN_ENV = {
   main: 'CONVO_API_TOKEN',
   other: 'CONVO_API_TOKEN_OTHER',
   limited: 'CONVO_API_TOKEN_LIMITED',
+  restricted: 'CONVO_API_TOKEN_RESTRICTED',
 } as const;
 
 /** The most bytes of a `--token-file`: a few credentials, not a document. */
@@ -28,7 +29,10 @@ export function parseTokenFile(text: string): Partial<Tokens> {
     const at = line.indexOf('=');
     const name = line.slice(0, Math.max(at, 0)) as Name;
     if (at < 0 || !NAMES.includes(name)) {
-      fail(`--token-file line ${index + 1}`, 'must be main=TOKEN, other=TOKEN or limited=TOKEN');
+      fail(
+        `--token-file line ${index + 1}`,
+        'must be main=TOKEN, other=TOKEN, limited=TOKEN or restricted=TOKEN',
+      );
     }
     if (tokens[name] !== undefined) fail(`--token-file line ${index + 1}`, `${name} given twice`);
     tokens[name] = line.slice(at + 1);
@@ -62,5 +66,5 @@ export async function resolveTokens(
   const main =
     pick('main') ??
     fail('--token', `a credential with every scope is required (or ${TOKEN_ENV.main}, or --token-file)`);
-  return { main, other: pick('other'), limited: pick('limited') };
+  return { main, other: pick('other'), limited: pick('limited'), restricted: pick('restricted') };
 }

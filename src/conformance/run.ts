@@ -1,5 +1,5 @@
 import { ValidationError, type ValidationIssue } from '../index.js';
-import { CHECKS, type Check } from './checks/index.js';
+import { CHECKS, type Check, expectedOf } from './checks/index.js';
 import { Context, type Tokens } from './context.js';
 import { coverageOf } from './coverage.js';
 import { sanitizeJson, sanitizerOf } from './sanitize.js';
@@ -110,7 +110,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         const defect = verdict.outcome === 'fail' ? `${verdict.expected} => ${verdict.got}` : undefined;
         const first = defect === undefined ? undefined : defects.get(defect);
         if (first) results.push({ ...head, outcome: 'skip', reason: `blocked by ${blockedBy(first)}` });
-        else results.push({ ...head, ...verdict });
+        else if (verdict.outcome === 'fail') {
+          results.push({ ...head, ...verdict, expected: expectedOf(check, verdict.expected ?? '') });
+        } else results.push({ ...head, ...verdict });
         if (defect !== undefined && !first) defects.set(defect, check);
       }
     }

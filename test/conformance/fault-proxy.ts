@@ -130,6 +130,14 @@ function onReplays(change: (body: string) => string): Fault {
   });
 }
 
+/** Answers 500 where `call` was refused with a 4xx whose body holds `naming`: a limit not enforced. */
+const refusedAs500 =
+  (call: string, naming: string): Fault =>
+  (answer) =>
+    answer.call === call && answer.status >= 400 && answer.status <= 499 && answer.body.includes(naming)
+      ? { ...answer, status: 500 }
+      : answer;
+
 const isList = (answer: Passing, path: string) =>
   answer.call === `GET ${path}` && answer.status === 200 && answer.contentType.includes('json');
 
@@ -245,6 +253,50 @@ export const FAULTS: Record<string, { make: () => Fault; section: string; call: 
     section: '6',
     call: /^POST \/api\/v1\/chats\/[0-9a-f-]{36}\/messages\/stream$/,
     got: /^"/,
+  },
+  'a skill shared outside the company answered 404 api_v1_not_found': {
+    make: () => answering('api_v1_resource_not_allowed', { status: 404, code: 'api_v1_not_found' }),
+    section: '7.2',
+    call: /^POST \/api\/v1\/skills$/,
+    got: /^404 api_v1_not_found$/,
+  },
+  "an allowlisted credential's skill creation answered 422": {
+    make: () => answering('api_v1_resource_policy_create_denied', { status: 422 }),
+    section: '7.2',
+    call: /^POST \/api\/v1\/skills$/,
+    got: /^422 api_v1_resource_policy_create_denied$/,
+  },
+  'a chat name over 200 characters answered 500': {
+    make: () => refusedAs500('POST /api/v1/chats', ''),
+    section: '4.2',
+    call: /^POST \/api\/v1\/chats$/,
+    got: /^500 /,
+  },
+  'chats created in auto mode by default': {
+    make: () =>
+      json((body, answer) => {
+        if (answer.call === 'POST /api/v1/chats' && answer.status < 300) {
+          (body.data as Record<string, unknown>).permission_mode = 'auto';
+        }
+      }),
+    section: '4.2',
+    call: /^POST \/api\/v1\/chats$/,
+    got: /^permission_mode "auto"$/,
+  },
+  "an update naming a chat's permission mode answered 500": {
+    make: () => (answer) =>
+      /^PATCH \/api\/v1\/chats\/[^/]+$/.test(answer.call) && (answer.status === 400 || answer.status === 422)
+        ? { ...answer, status: 500 }
+        : answer,
+    section: '4.2',
+    call: /^PATCH \/api\/v1\/chats\/[0-9a-f-]{36}$/,
+    got: /^500 /,
+  },
+  'a skill description over 500 characters answered 500': {
+    make: () => refusedAs500('POST /api/v1/skills', '"description"'),
+    section: '4.1',
+    call: /^POST \/api\/v1\/skills$/,
+    got: /^500 /,
   },
 };
 

@@ -6,7 +6,12 @@ import { holdings } from './holdings.js';
 
 // The kit proved both ways: each fault the spec names fails the run with one FAIL, in its section, naming
 // the request; each service that differs from convo-mock only where the spec allows passes.
-const tokens = { main: 'mock-token', other: 'other-token', limited: 'limited-token' };
+const tokens = {
+  main: 'mock-token',
+  other: 'other-token',
+  limited: 'limited-token',
+  restricted: 'restricted-token',
+};
 let mock: MockServer;
 
 beforeAll(async () => {
@@ -16,6 +21,7 @@ beforeAll(async () => {
       { token: 'mock-token' },
       { token: 'other-token', scopes: ['chat:read', 'chat:write'], userId: 2 },
       { token: 'limited-token', scopes: ['chat:read'] },
+      { token: 'restricted-token', allow: { skills: [] } },
     ],
   });
 });
@@ -54,7 +60,7 @@ describe.each(Object.entries(FAULTS))('the conformance kit against a service wit
     expect(failed).toEqual([
       expect.objectContaining({
         section: fault.section,
-        expected: expect.any(String),
+        expected: expect.stringMatching(`^${fault.section} "`),
         got: expect.stringMatching(fault.got),
         request: expect.objectContaining({ call: expect.stringMatching(fault.call) }),
       }),

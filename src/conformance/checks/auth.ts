@@ -28,6 +28,7 @@ export const AUTH_CHECKS: Check[] = [
   {
     section: '5',
     title: 'a request without a credential, or with an unknown one, is refused (401 expected by practice)',
+    quote: 'Every request carries the header `Authorization: Bearer <ACCESS_TOKEN>`.',
     async run(ctx) {
       refused(await ctx.wire.call('GET', '/api/v1/chats', { token: undefined }), 401);
       const unknown = `${ctx.prefix}-unknown-${crypto.randomUUID()}`;
@@ -38,6 +39,7 @@ export const AUTH_CHECKS: Check[] = [
     section: '5',
     title:
       "an endpoint outside the credential's scopes is refused (403 api_token_scope_not_allowed by practice)",
+    quote: 'Each endpoint lists its required scope (section 4).',
     async run(ctx) {
       const answer = await ctx.wire.call('GET', '/api/v1/skills', { token: ctx.token('limited') });
       refused(answer, 403, 'api_token_scope_not_allowed');
@@ -47,6 +49,8 @@ export const AUTH_CHECKS: Check[] = [
     section: '5',
     title:
       'an attachment without its read scope is 403 api_token_scope_not_allowed with data.required_scopes (7.3)',
+    quote:
+      'lacking it gives 403 `api_token_scope_not_allowed` with `data.required_scopes` listing the missing scopes.',
     async run(ctx) {
       const token = ctx.token('other');
       const chatId = ctx.newChatId();
@@ -70,6 +74,8 @@ export const AUTH_CHECKS: Check[] = [
   {
     section: '5',
     title: "another credential's chat is 404 api_v1_not_found, never 403, and absent from its listing",
+    quote:
+      "Resources outside the credential's scope are answered as not found (404), never 403, so existence is not revealed.",
     async run(ctx) {
       const other = ctx.token('other');
       const { id } = await createChat(ctx, 'private');
@@ -77,6 +83,7 @@ export const AUTH_CHECKS: Check[] = [
         ['GET', `/api/v1/chats/${id}`, undefined],
         ['PATCH', `/api/v1/chats/${id}`, { name: ctx.name('not yours') }],
         ['GET', `/api/v1/chats/${id}/messages`, undefined],
+        ['POST', `/api/v1/chats/${id}/actions/cancel`, {}],
         ['DELETE', `/api/v1/chats/${id}`, undefined],
       ] as const) {
         expectStatus(await ctx.wire.call(method, path, { token: other, body }), 404, 'api_v1_not_found');

@@ -33,6 +33,7 @@ export const CANCEL_CHECKS: Check[] = [
   {
     section: '7.5',
     title: 'each answer endpoint answers an interaction that does not exist with 404 api_v1_action_not_found',
+    quote: "interaction does not exist, expired, or is not the caller's",
     async run(ctx) {
       const { chatId } = await streamed(ctx);
       for (const { endpoint } of Object.values(ANSWERS)) {
@@ -47,6 +48,7 @@ export const CANCEL_CHECKS: Check[] = [
   {
     section: '4.6',
     title: 'cancelling a finished turn answers 200 { chat_id, cancelled }, again and again',
+    quote: 'Idempotent: cancelling a finished turn still answers 200.',
     async run(ctx) {
       const { chatId } = await streamed(ctx);
       for (let time = 0; time < 2; time++) {
@@ -61,6 +63,7 @@ export const CANCEL_CHECKS: Check[] = [
   {
     section: '7.6',
     title: 'cancelling in a chat that does not exist is 404 api_v1_not_found and creates no chat',
+    quote: 'chat does not exist or belongs to another credential',
     async run(ctx) {
       const chatId = crypto.randomUUID();
       const answer = await ctx.wire.call('POST', `/api/v1/chats/${chatId}/actions/cancel`, {

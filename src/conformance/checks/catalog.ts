@@ -11,6 +11,7 @@ export const CATALOG_CHECKS: Check[] = [
     section: '2.5',
     title:
       'the catalog lists COMPLETION models, permission modes ["manual","auto"], and every block a full credential may see',
+    quote: 'only COMPLETION models are returned',
     async run(ctx) {
       const answer = await ctx.wire.call('GET', '/api/v1/chat/catalog', { token: ctx.tokens.main });
       expectStatus(answer, 200);
@@ -37,6 +38,7 @@ export const CATALOG_CHECKS: Check[] = [
   {
     section: '2.5',
     title: 'a block whose scope the credential lacks is absent, not an empty list',
+    quote: 'A block whose scope the credential lacks is absent from the response (not an empty list).',
     async run(ctx) {
       const answer = await ctx.wire.call('GET', '/api/v1/chat/catalog', { token: ctx.token('limited') });
       expectStatus(answer, 200);

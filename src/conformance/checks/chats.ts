@@ -6,7 +6,8 @@ import type { Check } from './check.js';
 import { expectUtc } from './fields.js';
 import { byId, findListed } from './lists.js';
 
-function chatOf(answer: Answer) {
+/** `data` parsed as a chat, or a failure naming what did not match. */
+export function chatOf(answer: Answer) {
   const parsed = ChatSchema.safeParse(answer.data);
   expectThat(parsed.success, 'data matching the chat of 2.3', () => show(answer.data), answer);
   return parsed.data;
@@ -29,6 +30,7 @@ export const CHAT_CHECKS: Check[] = [
     section: '4.2',
     title:
       'chats are created (timestamps in UTC), read, renamed, marked favorite and filtered by is_favorite',
+    quote: 'rename / set favorite; returns the chat',
     async run(ctx) {
       const older = await createChat(ctx, 'older');
       expectUtc(older.answer, older.answer.data as Record<string, unknown>, ['created_at', 'updated_at']);
@@ -67,6 +69,7 @@ export const CHAT_CHECKS: Check[] = [
   {
     section: '4.2',
     title: 'chats are listed newest first (chats stamped with the same time may come in either order)',
+    quote: "the credential's chats, newest first",
     async run(ctx) {
       const older = await createChat(ctx, 'first');
       const newer = await createChat(ctx, 'second');
@@ -91,6 +94,7 @@ export const CHAT_CHECKS: Check[] = [
   {
     section: '4.2',
     title: 'delete is soft: { id, deleted: true }, then 404 and gone from the list',
+    quote: 'soft delete; `data` is `{ id, deleted }` with `deleted` boolean true',
     async run(ctx) {
       const chat = await createChat(ctx, 'deleted');
       const deleted = await ctx.wire.call('DELETE', `/api/v1/chats/${chat.id}`, { token: ctx.tokens.main });
@@ -115,6 +119,8 @@ export const CHAT_CHECKS: Check[] = [
   {
     section: '7.1',
     title: 'a skill or chat that does not exist is 404 api_v1_not_found',
+    quote:
+      "skill or chat does not exist, or is outside the credential's scope / belongs to another credential; both cases answer the same",
     async run(ctx) {
       const token = ctx.tokens.main;
       expectStatus(
@@ -131,6 +137,7 @@ export const CHAT_CHECKS: Check[] = [
     section: '8',
     title:
       'lists page from 1 with size 50 by default, up to 200; pages do not overlap; out-of-range sizes are refused or capped',
+    quote: 'default 50, maximum 200',
     async run(ctx) {
       const token = ctx.tokens.main;
       await createChat(ctx, 'page a');

@@ -12,6 +12,7 @@ export const ENVELOPE_CHECKS: Check[] = [
     section: '2.1',
     title:
       'every successful answer is the envelope: status "success", message_code "api_v1_ok", data, meta.request_id',
+    quote: '`api_v1_ok` on success',
     async run(ctx) {
       expectStatus(await ctx.wire.call('GET', '/api/v1/chat/catalog', { token: ctx.tokens.main }), 200);
       const problems = ctx.wire.envelopeProblems;
@@ -26,6 +27,7 @@ export const ENVELOPE_CHECKS: Check[] = [
   {
     section: '2.1',
     title: 'every list answer carries meta.page, meta.size and meta.total',
+    quote: 'only on lists',
     async run(ctx) {
       for (const path of ['/api/v1/skills', '/api/v1/chats']) {
         expectStatus(await ctx.wire.call('GET', path, { token: ctx.tokens.main, list: true }), 200);

@@ -18,6 +18,7 @@ export const IDEMPOTENCY_CHECKS: Check[] = [
   {
     section: '4.3',
     title: 'a synchronous turn repeated with its key returns the same turn, and the listing shows no re-run',
+    quote: 'Retrying with the same key returns the same result without re-running the turn.',
     async run(ctx) {
       const { answer, chatId, key, body } = await synced(ctx);
       const before = await turnCount(ctx, chatId);
@@ -39,6 +40,7 @@ export const IDEMPOTENCY_CHECKS: Check[] = [
   {
     section: '4.4',
     title: 'a streamed turn repeated with its key re-delivers the same outcome without re-running',
+    quote: 'Sending the same key again re-delivers that outcome without re-running anything.',
     async run(ctx) {
       const { answer, chatId, key, body } = await streamed(ctx);
       const before = await turnCount(ctx, chatId);
@@ -67,6 +69,7 @@ export const IDEMPOTENCY_CHECKS: Check[] = [
   {
     section: '7.3',
     title: 'a synchronous turn key reused with a different body is 409 api_v1_idempotency_conflict',
+    quote: 'same key used with a different body',
     async run(ctx) {
       const { chatId, key, body } = await synced(ctx);
       const answer = await ctx.wire.call('POST', `/api/v1/chats/${chatId}/messages`, {
@@ -80,6 +83,7 @@ export const IDEMPOTENCY_CHECKS: Check[] = [
   {
     section: '7.4',
     title: 'a streamed turn key reused with a different body is 409 api_v1_idempotency_conflict',
+    quote: 'key used with a different body',
     async run(ctx) {
       const { chatId, key, body } = await streamed(ctx);
       const answer = await ctx.wire.stream(`/api/v1/chats/${chatId}/messages/stream`, {

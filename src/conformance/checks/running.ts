@@ -53,6 +53,7 @@ export const RUNNING_CHECKS: Check[] = [
     section: '4.6',
     title:
       'a cancel sent once message.start arrives is answered 200; a turn it cut ends message.cancelled, is saved cancelled and replays cancelled (3.2)',
+    quote: 'A cancelled turn ends with `message.cancelled`.',
     async run(ctx) {
       const { chatId, key, body, path, stream, answer } = await whileRunning(ctx, (chatId) =>
         ctx.wire.call('POST', `/api/v1/chats/${chatId}/actions/cancel`, { token: ctx.tokens.main, body: {} }),
@@ -89,6 +90,7 @@ export const RUNNING_CHECKS: Check[] = [
   {
     section: '3.4',
     title: 'a second turn sent to a chat while its turn runs is 409 api_v1_chat_busy',
+    quote: 'a second turn while one runs (from the API or from the application) gives 409 `api_v1_chat_busy`',
     async run(ctx) {
       const { answer } = await whileRunning(ctx, (chatId) =>
         ctx.wire.call('POST', `/api/v1/chats/${chatId}/messages`, {

@@ -26,11 +26,13 @@ async function createSkill(ctx: Context) {
 }
 
 /** Sends a skill creation the contract refuses; a skill it saved anyway is the run's to delete. */
-async function refusedSkill(ctx: Context, name: string, instructions: string): Promise<Answer> {
-  const answer = await ctx.wire.call('POST', '/api/v1/skills', {
-    token: ctx.tokens.main,
-    body: { name, instructions },
-  });
+export async function refusedSkill(
+  ctx: Context,
+  body: { name: string; instructions: string } & Record<string, unknown>,
+  token = ctx.tokens.main,
+): Promise<Answer> {
+  const { name } = body;
+  const answer = await ctx.wire.call('POST', '/api/v1/skills', { token, body });
   const id = (answer.data as { id?: unknown } | undefined)?.id;
   if (answer.status >= 200 && answer.status <= 299 && Number.isSafeInteger(id) && (id as number) > 0) {
     await ctx.created('skill', answer, name);
@@ -44,6 +46,7 @@ export const SKILL_CHECKS: Check[] = [
     section: '4.1',
     title:
       'a skill is created (201, defaults personal and public, timestamps in UTC), read by id, updated and listed',
+    quote: 'create; answers 201 with the skill',
     async run(ctx) {
       const { skill, answer, name } = await createSkill(ctx);
       expectThat(
@@ -82,6 +85,7 @@ export const SKILL_CHECKS: Check[] = [
   {
     section: '4.1',
     title: "a skill's level is not editable: an update naming it is refused or leaves it as it was",
+    quote: '`level` is not editable.',
     async run(ctx) {
       const { skill } = await createSkill(ctx);
       const patched = await ctx.wire.call('PATCH', `/api/v1/skills/${skill.id}`, {
@@ -104,6 +108,7 @@ export const SKILL_CHECKS: Check[] = [
     section: '3.1',
     title:
       'toggle flips is_active and returns the skill; delete is soft: { id }, then 404 and gone from the list',
+    quote: 'returns `{ id }`',
     async run(ctx) {
       const { skill } = await createSkill(ctx);
       let active = skill.is_active;
@@ -141,9 +146,13 @@ export const SKILL_CHECKS: Check[] = [
     section: '7.2',
     title:
       'instructions citing a resource that does not exist are 422 prompt_refs_invalid, and nothing is saved',
+    quote: '`data[0]` groups them by category; nothing is saved',
     async run(ctx) {
       const name = ctx.name('bad refs');
-      const answer = await refusedSkill(ctx, name, 'Use {{skill:2147483000}} and {{file:2147483000}}.');
+      const answer = await refusedSkill(ctx, {
+        name,
+        instructions: 'Use {{skill:2147483000}} and {{file:2147483000}}.',
+      });
       expectStatus(answer, 422, 'prompt_refs_invalid');
       const listed = await findListed(ctx, '/api/v1/skills', (item) => item.name === name);
       expectThat(
@@ -157,8 +166,12 @@ export const SKILL_CHECKS: Check[] = [
   {
     section: '7.2',
     title: `instructions over ${LIMITS.skillInstructions.toLocaleString('en')} characters are 422 prompt_text_too_long`,
+    quote: '`instructions` exceeds 12,000 characters',
     async run(ctx) {
-      const answer = await refusedSkill(ctx, ctx.name('long'), 'a'.repeat(LIMITS.skillInstructions + 1));
+      const answer = await refusedSkill(ctx, {
+        name: ctx.name('long'),
+        instructions: 'a'.repeat(LIMITS.skillInstructions + 1),
+      });
       expectStatus(answer, 422, 'prompt_text_too_long');
     },
   },

@@ -29,6 +29,7 @@ export const STREAM_CHECKS: Check[] = [
   {
     section: '6',
     title: 'message.start comes first, with the chat id, a message id and a uuid request id',
+    quote: 'always, and always first',
     async run(ctx) {
       const { answer, chatId } = await streamed(ctx);
       const [first] = answer.events;
@@ -50,6 +51,8 @@ export const STREAM_CHECKS: Check[] = [
   {
     section: '6',
     title: 'rule 1: exactly one terminal event, and nothing after it',
+    quote:
+      'Exactly one terminal event arrives per turn, after the turn is saved; nothing is emitted afterwards.',
     async run(ctx) {
       const { answer } = await streamed(ctx);
       const names = eventNames(answer);
@@ -68,6 +71,7 @@ export const STREAM_CHECKS: Check[] = [
   {
     section: '6',
     title: "every event's payload matches its schema",
+    quote: 'They are a public contract, independent of internal platform events.',
     async run(ctx) {
       const { answer } = await streamed(ctx);
       for (const { event, data } of answer.events) {
@@ -81,6 +85,7 @@ export const STREAM_CHECKS: Check[] = [
   {
     section: '6',
     title: 'the deltas fold to the content of message.completed and of the saved turn in the message listing',
+    quote: 'with `replace` false, `text` is a new suffix',
     async run(ctx) {
       const { answer, chatId, body } = await streamed(ctx);
       const folded = foldDeltas(answer.events);
@@ -121,6 +126,7 @@ export const STREAM_CHECKS: Check[] = [
   {
     section: '3.4',
     title: 'sending a turn to a chat id that does not exist creates the chat with that id',
+    quote: 'Sending a turn to a `chat_id` that does not exist creates the chat with that id.',
     async run(ctx) {
       const { chatId } = await streamed(ctx);
       const read = await ctx.wire.call('GET', `/api/v1/chats/${chatId}`, { token: ctx.tokens.main });

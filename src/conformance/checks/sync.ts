@@ -24,6 +24,7 @@ export const SYNC_CHECKS: Check[] = [
     section: '4.3',
     title:
       'a synchronous turn in auto mode answers 200 with the completed turn, its metadata echoed verbatim',
+    quote: 'echoed verbatim, never sent to the model; up to 2048 serialized bytes',
     async run(ctx) {
       const { answer, chatId, body } = await synced(ctx);
       const turn = TurnSchema.safeParse(answer.data);
@@ -48,6 +49,7 @@ export const SYNC_CHECKS: Check[] = [
   {
     section: '7.3',
     title: 'a synchronous send without Idempotency-Key is 400 api_v1_idempotency_key_required',
+    quote: '`Idempotency-Key` header missing',
     async run(ctx) {
       const answer = await sendSync(ctx, { content: TURN_CONTENT, permission_mode: 'auto' }, false);
       expectStatus(answer, 400, 'api_v1_idempotency_key_required');
@@ -57,6 +59,7 @@ export const SYNC_CHECKS: Check[] = [
     section: '7.3',
     title:
       'a synchronous send in manual mode, or with no permission_mode (manual by default), is 409 api_v1_sync_requires_auto',
+    quote: '`permission_mode` is not `auto`',
     async run(ctx) {
       expectStatus(
         await sendSync(ctx, { content: TURN_CONTENT, permission_mode: 'manual' }),
@@ -69,6 +72,7 @@ export const SYNC_CHECKS: Check[] = [
   {
     section: '7.3',
     title: `content over ${LIMITS.turnContent.toLocaleString('en')} characters is 422 api_v1_content_too_long`,
+    quote: '`content` over 64,000 characters',
     async run(ctx) {
       const content = 'a'.repeat(LIMITS.turnContent + 1);
       expectStatus(await sendSync(ctx, { content, permission_mode: 'auto' }), 422, 'api_v1_content_too_long');
@@ -77,6 +81,7 @@ export const SYNC_CHECKS: Check[] = [
   {
     section: '8',
     title: `metadata over ${LIMITS.turnMetadataBytes} serialized bytes is refused (4xx)`,
+    quote: '2048 serialized bytes',
     async run(ctx) {
       const metadata = { run: ctx.prefix, pad: 'a'.repeat(LIMITS.turnMetadataBytes) };
       const answer = await sendSync(ctx, { content: TURN_CONTENT, permission_mode: 'auto', metadata });
