@@ -23,6 +23,7 @@ const DEPS = [
   '@ai-sdk/react@^4',
   'typescript@~6.0.3',
   '@types/react@^19',
+  '@types/node@^24',
 ];
 
 /** A free loopback port for `next start`. */
