@@ -1,4 +1,5 @@
 import { isRereadCode, REREAD_CODES } from '../contract/codes.js';
+import type { OperationKind } from '../contract/endpoints.js';
 import { ApiError, ConnectionError, TimeoutError } from '../errors/index.js';
 import { isGatewayFailure } from './failures.js';
 
@@ -7,18 +8,8 @@ import { isGatewayFailure } from './failures.js';
  * request is sent again and how. The "What is retried" table of docs/client.md is checked against it.
  */
 
-/** What an operation is, for the retry policy. */
-export type OperationKind =
-  /** A call that arriving twice leaves as once: a read, or an update that sets fields (skill and chat updates). */
-  | 'repeatable'
-  /** A write that may not be repeated once it arrived: create, toggle, delete. */
-  | 'write'
-  /** A turn sent under its `Idempotency-Key`: the synchronous send, and a stream's open and re-open. */
-  | 'turn'
-  /** An interaction answer (4.5): an interaction resolves once (3.3). */
-  | 'answer'
-  /** Cancelling a turn (4.6): idempotent. */
-  | 'cancel';
+/** What an operation is, for the retry policy: each endpoint's `kind` in `contract/endpoints.ts`. */
+export type { OperationKind };
 
 /** What went wrong with one attempt, as far as the policy cares. */
 export type Failure =

@@ -1,18 +1,15 @@
-import {
-  type ActionResult,
-  ActionResultSchema,
-  ANSWERS,
-  type ApproveToolBody,
-  type CancelAuthBody,
-  type InteractionKind,
-  type RespondElicitationBody,
-  type RespondPlanBody,
+import { ANSWER_ENDPOINTS } from '../contract/endpoints.js';
+import type {
+  ActionResult,
+  ApproveToolBody,
+  CancelAuthBody,
+  InteractionKind,
+  RespondElicitationBody,
+  RespondPlanBody,
 } from '../contract/interactions.js';
 import type { ApiPromise } from '../http/api-promise.js';
 import type { RequestOptions } from '../http/transport.js';
-import { checkInput } from '../http/validate.js';
-import { chatPath } from './chats.js';
-import { Resource } from './resource.js';
+import { type BodyOf, Resource } from './resource.js';
 
 /**
  * `client.actions`: one raw method per answer endpoint (4.5), for callers holding an action id. Cancelling
@@ -21,12 +18,12 @@ import { Resource } from './resource.js';
 export class Actions extends Resource {
   /** Answers a `tool_approval`: one decision per asked tool. */
   approveTool(chatId: string, body: ApproveToolBody, options?: RequestOptions): ApiPromise<ActionResult> {
-    return this.answer(chatId, 'tool_approval', body, options);
+    return this.api.call('actions.approveTool', { chat_id: chatId }, options, body);
   }
 
   /** Answers a `plan_approval`: `approve` or `reject`. */
   respondPlan(chatId: string, body: RespondPlanBody, options?: RequestOptions): ApiPromise<ActionResult> {
-    return this.answer(chatId, 'plan_approval', body, options);
+    return this.api.call('actions.respondPlan', { chat_id: chatId }, options, body);
   }
 
   /** Answers an `elicitation`: `accept` with `content`, `decline` or `cancel`. */
@@ -35,12 +32,12 @@ export class Actions extends Resource {
     body: RespondElicitationBody,
     options?: RequestOptions,
   ): ApiPromise<ActionResult> {
-    return this.answer(chatId, 'elicitation', body, options);
+    return this.api.call('actions.respondElicitation', { chat_id: chatId }, options, body);
   }
 
   /** Cancels an `auth_required` pause: the model continues without that tool. */
   cancelAuth(chatId: string, body: CancelAuthBody, options?: RequestOptions): ApiPromise<ActionResult> {
-    return this.answer(chatId, 'auth_required', body, options);
+    return this.api.call('actions.cancelAuth', { chat_id: chatId }, options, body);
   }
 
   /**
@@ -55,19 +52,10 @@ export class Actions extends Resource {
     options: RequestOptions | undefined,
     until?: number,
   ): ApiPromise<ActionResult> {
-    return this.api.call(async () => {
-      const { endpoint, schema } = ANSWERS[kind];
-      const path = `chats/${chatPath(chatId)}/actions/${endpoint}`;
-      checkInput(schema, body);
-      const call = {
-        method: 'POST',
-        path,
-        body,
-        schema: ActionResultSchema,
-        kind: 'answer',
-        options,
-      } as const;
-      return this.transport.request(call, { deadline: until });
-    });
+    const name = ANSWER_ENDPOINTS[kind];
+    const answer = body as BodyOf<typeof name>;
+    return this.api.call(name, { chat_id: chatId }, options, answer, (call) =>
+      this.transport.request(call, { deadline: until }),
+    );
   }
 }

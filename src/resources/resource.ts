@@ -1,27 +1,52 @@
 import type * as z from 'zod/mini';
-import type { PageQuery } from '../contract/page.js';
+import {
+  type DataOf,
+  ENDPOINTS,
+  type Endpoint,
+  type EndpointName,
+  PATH_PARAMS,
+  type PathParamName,
+  type PathParams,
+} from '../contract/endpoints.js';
 import { ApiPromise } from '../http/api-promise.js';
 import { Page, PagePromise } from '../http/page.js';
-import type { OperationKind } from '../http/policy.js';
 import type { Call, RequestOptions, Result, Transport } from '../http/transport.js';
 import { checkInput } from '../http/validate.js';
 
+type Table = typeof ENDPOINTS;
+
+/** @internal The ids an endpoint's path takes. */
+export type ParamsOf<N extends EndpointName> = PathParams<Table[N]['path']>;
+
+/** @internal The body an endpoint takes, as its schema accepts it. */
+export type BodyOf<N extends EndpointName> = Table[N] extends { body: z.ZodMiniType<unknown, infer I> }
+  ? I
+  : never;
+
+/** @internal The query a list endpoint takes, as its schema accepts it. */
+export type QueryOf<N extends EndpointName> = Table[N] extends { query: z.ZodMiniType<unknown, infer I> }
+  ? I
+  : never;
+
+/** @internal The names of the endpoints whose answer is one JSON `data` (not a page, not a stream). */
+type CallName = {
+  [N in EndpointName]: Table[N] extends { data: z.ZodMiniType; list?: never } ? N : never;
+}[EndpointName];
+
+/** @internal The names of the paginated endpoints. */
+type ListName = { [N in EndpointName]: Table[N] extends { list: true } ? N : never }[EndpointName];
+
+/** @internal One item of a list endpoint's page. */
+type ItemOf<N extends ListName> = DataOf<Table[N]> extends ReadonlyArray<infer T> ? T : never;
+
+/** @internal Sends a prepared call: the transport's plain request, or a turn's keyed exchange. */
+export type Exchange<T, R> = (call: Call<T>) => Promise<Result<R>>;
+
 /**
- * @internal A path below `/api/v1/`: a function when it holds an id, so that the id's check runs inside the
- * call and rejects it rather than throwing synchronously.
- */
-export type Path = string | (() => string);
-
-/** @internal What a call sends (a body, or a list's query) with the schema it is checked against first. */
-export type Input<T = unknown> = readonly [schema: z.ZodMiniType<unknown>, value: T];
-
-/** @internal A list's query: its page and the endpoint's filters. */
-type ListQuery = PageQuery & Record<string, string | number | boolean | undefined>;
-
-/**
- * @internal The verbs every endpoint method is written in, one line each: `(path, schema of data, policy
- * kind, options, input?)`. Nothing is sent before the path's ids and the input pass their checks; a failed
- * check is a `ValidationError` naming the field, which rejects the call (or fails a list's first read).
+ * @internal The endpoint table (`contract/endpoints.ts`) made callable: every resource method is one call
+ * of `call` or `list` with its endpoint's name. Nothing is sent before the path's ids and the body or query
+ * pass their checks; a failed check is a `ValidationError` naming the field, which rejects the call (or
+ * fails a list's first read).
  */
 export class Verbs {
   readonly #transport: Transport;
@@ -30,100 +55,81 @@ export class Verbs {
     this.#transport = transport;
   }
 
-  /** A GET of one resource. */
-  get<T>(path: Path, schema: z.ZodMiniType<T>, kind: OperationKind, options?: RequestOptions): ApiPromise<T> {
-    return this.#call('GET', path, schema, kind, options);
-  }
-
-  /** A POST, its body checked against `input`'s schema. */
-  post<T>(
-    path: Path,
-    schema: z.ZodMiniType<T>,
-    kind: OperationKind,
+  /**
+   * Calls endpoint `name`: its method and path, `body` checked against its schema, the answer's `data`
+   * against its own. `exchange` sends it another way than one request (a turn under its key, an answer
+   * before its deadline).
+   */
+  call<N extends CallName, R = DataOf<Table[N]>>(
+    name: N,
+    params: ParamsOf<N>,
     options: RequestOptions | undefined,
-    input?: Input,
-  ): ApiPromise<T> {
-    return this.#call('POST', path, schema, kind, options, input);
-  }
-
-  /** A PATCH, its body (if any) checked against `input`'s schema. */
-  patch<T>(
-    path: Path,
-    schema: z.ZodMiniType<T>,
-    kind: OperationKind,
-    options: RequestOptions | undefined,
-    input?: Input,
-  ): ApiPromise<T> {
-    return this.#call('PATCH', path, schema, kind, options, input);
-  }
-
-  /** A DELETE. */
-  delete<T>(
-    path: Path,
-    schema: z.ZodMiniType<T>,
-    kind: OperationKind,
-    options?: RequestOptions,
-  ): ApiPromise<T> {
-    return this.#call('DELETE', path, schema, kind, options);
+    body?: BodyOf<N>,
+    exchange?: Exchange<DataOf<Table[N]>, R>,
+  ): ApiPromise<R> {
+    return new ApiPromise(
+      (async () => {
+        const prepared = this.prepare(name, params, body);
+        const { method, data, kind }: Endpoint = ENDPOINTS[name];
+        const call = { method, ...prepared, schema: data as z.ZodMiniType<DataOf<Table[N]>>, kind, options };
+        return exchange ? exchange(call) : (this.#transport.request(call) as Promise<Result<R>>);
+      })(),
+    );
   }
 
   /**
-   * A paginated GET, paged lazily: `items` is the schema of one page's `data`, `input` the query and its
-   * schema. The path and the query are checked once, when the first page is asked for; later pages reuse
-   * them with another page number.
+   * Pages through list endpoint `name` lazily. The path and the query are checked once, when the first
+   * page is asked for; later pages reuse them with another page number.
    */
-  list<T>(
-    path: Path,
-    items: z.ZodMiniType<T[]>,
-    kind: OperationKind,
+  list<N extends ListName>(
+    name: N,
+    params: ParamsOf<N>,
+    query: QueryOf<N>,
     options: RequestOptions | undefined,
-    [querySchema, query]: Input<ListQuery>,
-  ): PagePromise<T> {
-    const fetch = async (target: string, page: number) => {
-      const { data, meta, response } = await this.#transport.request({
-        method: 'GET',
-        path: target,
-        query: { ...query, page },
-        schema: items,
-        kind,
-        options,
-      });
-      const load = async (next: number): Promise<Page<T>> => (await fetch(target, next)).data;
+  ): PagePromise<ItemOf<N>> {
+    const { data, kind, query: querySchema }: Endpoint = ENDPOINTS[name];
+    const schema = data as z.ZodMiniType<ItemOf<N>[]>;
+    const fetch = async (path: string, page: number) => {
+      const filters = query as Record<string, string | number | boolean | undefined>;
+      const call = { method: 'GET', path, query: { ...filters, page }, schema, kind, options } as const;
+      const { data, meta, response } = await this.#transport.request(call);
+      const load = async (next: number): Promise<Page<ItemOf<N>>> => (await fetch(path, next)).data;
       return { data: new Page(data, meta, load, page), response, requestId: meta.request_id };
     };
     return new PagePromise(async () => {
-      const target = typeof path === 'string' ? path : path();
-      checkInput(querySchema, query);
-      return fetch(target, query.page ?? 1);
+      const path = pathOf(name, params);
+      if (querySchema) checkInput(querySchema, query);
+      return fetch(path, (query as { page?: number }).page ?? 1);
     });
   }
 
-  /** Runs `send` (checks, then one call) as an `ApiPromise`: a check that throws rejects it. */
-  call<T>(send: () => Promise<Result<T>>): ApiPromise<T> {
-    return new ApiPromise(send());
+  /** Endpoint `name`'s path with its ids checked, and its body checked: what a call or a stream sends. */
+  prepare<N extends EndpointName>(
+    name: N,
+    params: ParamsOf<N>,
+    body?: BodyOf<N>,
+  ): { path: string; body: object | undefined } {
+    const path = pathOf(name, params);
+    const { body: schema }: Endpoint = ENDPOINTS[name];
+    if (schema) checkInput(schema, body);
+    return { path, body: body as object | undefined };
   }
+}
 
-  #call<T>(
-    method: Call<T>['method'],
-    path: Path,
-    schema: z.ZodMiniType<T>,
-    kind: OperationKind,
-    options: RequestOptions | undefined,
-    input?: Input,
-  ): ApiPromise<T> {
-    return this.call(async () => {
-      const target = typeof path === 'string' ? path : path();
-      if (input) checkInput(input[0], input[1]);
-      return this.#transport.request({ method, path: target, body: input?.[1], schema, kind, options });
-    });
-  }
+/** The path of endpoint `name` with `params` in its placeholders, each id checked (`chat_id`: a UUID). */
+function pathOf<N extends EndpointName>(name: N, params: ParamsOf<N>): string {
+  const values = params as Readonly<Record<string, unknown>>;
+  const ids: Readonly<Record<PathParamName, z.ZodMiniType>> = PATH_PARAMS;
+  return ENDPOINTS[name].path.replace(/\{(\w+)\}/g, (_, param: PathParamName) =>
+    String(checkInput(ids[param], values[param], param)),
+  );
 }
 
 /** Base of the namespaces: a thin layer of one method per endpoint over the shared transport. */
 export abstract class Resource {
   /** @internal */
   protected readonly transport: Transport;
-  /** @internal The verbs the endpoint methods are written in. */
+  /** @internal The endpoint table, callable. */
   protected readonly api: Verbs;
 
   /** @internal */

@@ -1,22 +1,9 @@
 import type { ElicitationValidator } from '../contract/elicitation.js';
-import {
-  type CancelBody,
-  type CancelResult,
-  CancelResultSchema,
-  CancelSchema,
-} from '../contract/interactions.js';
+import type { CancelBody, CancelResult } from '../contract/interactions.js';
 import { LIMITS } from '../contract/limits.js';
-import { PageQuerySchema } from '../contract/page.js';
-import {
-  type Turn,
-  type TurnSend,
-  TurnSendSchema,
-  type TurnStreamBody,
-  TurnStreamBodySchema,
-} from '../contract/turn.js';
+import type { Turn, TurnSend, TurnStreamBody } from '../contract/turn.js';
 import type { ApiPromise } from '../http/api-promise.js';
 import type { RequestOptions, Transport } from '../http/transport.js';
-import { checkInput } from '../http/validate.js';
 import {
   openTurnStream,
   runTurnStream,
@@ -28,7 +15,6 @@ import type { RunHandlers } from '../turn/run.js';
 import { type SentTurn, sendTurn } from '../turn/send.js';
 import type { TurnStream } from '../turn/turn-stream.js';
 import type { Actions } from './actions.js';
-import { chatAt, chatPath, MessageListSchema } from './chats.js';
 import { Resource } from './resource.js';
 
 /** `client.turns`: sending turns (4.3, 4.4) and cancelling them (4.6). */
@@ -74,10 +60,7 @@ export class Turns extends Resource {
    * `cancelled` says whether a turn was running.
    */
   cancel(chatId: string, body: CancelBody = {}, options?: RequestOptions): ApiPromise<CancelResult> {
-    return this.api.post(chatAt(chatId, '/actions/cancel'), CancelResultSchema, 'cancel', options, [
-      CancelSchema,
-      body,
-    ]);
+    return this.api.call('turns.cancel', { chat_id: chatId }, options, body);
   }
 
   /**
@@ -87,21 +70,17 @@ export class Turns extends Resource {
    * of the exchange that returned it and its request id.
    */
   send(chatId: string, body: TurnSend, options: TurnOptions = {}): ApiPromise<SentTurn> {
-    return this.api.call(async () => {
-      checkInput(TurnSendSchema, body);
-      return sendTurn(this.transport, { chatId, path: `chats/${chatPath(chatId)}/messages`, body }, options);
-    });
+    return this.api.call('turns.send', { chat_id: chatId }, options, body, (call) =>
+      sendTurn(this.transport, call, chatId, options),
+    );
   }
 
   #setup(chatId: string, body: TurnStreamBody, options: StreamOptions): TurnSetup {
     return {
       transport: this.transport,
       chatId,
-      request: () => {
-        const path = `chats/${chatPath(chatId)}/messages/stream`;
-        checkInput(TurnStreamBodySchema, body);
-        return { path, body };
-      },
+      request: () =>
+        this.api.prepare('turns.stream', { chat_id: chatId }, body) as { path: string; body: object },
       options,
       answer: (...args) => this.#actions.answer(...args),
       cancel: (id) => this.cancel(id),
@@ -118,10 +97,13 @@ export class Turns extends Resource {
    */
   async #status(chatId: string, messageId: number, options: RequestOptions): Promise<string | undefined> {
     const size = LIMITS.pageSizeMax;
-    const messages = chatAt(chatId, '/messages');
     const page = async (number: number) => {
-      const query = [PageQuerySchema, { page: number, size }] as const;
-      const list = await this.api.list(messages, MessageListSchema, 'repeatable', options, query);
+      const list = await this.api.list(
+        'chats.messages',
+        { chat_id: chatId },
+        { page: number, size },
+        options,
+      );
       return { found: list.items.find((turn) => turn.id === messageId)?.status, total: list.total };
     };
     const first = await page(1);

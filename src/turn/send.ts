@@ -1,8 +1,7 @@
 import type { Turn } from '../contract/turn.js';
-import { TurnSchema } from '../contract/turn.js';
 import { stillRunning } from '../http/keyed.js';
 import { isTurnInProgress } from '../http/policy.js';
-import type { Result, Transport } from '../http/transport.js';
+import type { Call, Result, Transport } from '../http/transport.js';
 import { TurnCall } from './call.js';
 import { SETTLE_MS, type TurnOptions } from './open.js';
 
@@ -15,25 +14,23 @@ export type SentTurn = Turn & {
 /**
  * Sends a turn and waits for the whole answer (`permission_mode` is always `auto` on this channel).
  * Repeats, with the same key, exactly what the contract says is safe; polls while the key's turn runs.
- * Every error it throws says where the turn is (key and chat).
+ * Every error it throws says where the turn is (key and chat). `send` is the endpoint's prepared call.
  */
 export async function sendTurn(
   transport: Transport,
-  target: { chatId: string; path: string; body: object },
+  send: Call<Turn>,
+  chatId: string,
   options: TurnOptions,
 ): Promise<Result<SentTurn>> {
-  const call = new TurnCall(target.chatId, options.idempotencyKey);
+  const call = new TurnCall(chatId, options.idempotencyKey);
   // A synchronous send waits past the service's own 30-minute cut, so the service's 504 is what ends it.
   const timeout = options.timeout ?? SETTLE_MS;
   const request = {
-    method: 'POST',
-    path: target.path,
-    body: { ...target.body, permission_mode: 'auto' },
-    schema: TurnSchema,
-    kind: 'turn',
+    ...send,
+    body: { ...(send.body as object), permission_mode: 'auto' },
     headers: call.headers,
     options: { ...options, timeout },
-  } as const;
+  };
   try {
     const { data, meta, response } = await transport.request(request, { deadline: Date.now() + timeout });
     return { data: { ...data, idempotencyKey: call.idempotencyKey }, meta, response };

@@ -1,16 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
-import * as z from 'zod/mini';
 import { ChatListQuerySchema } from '../../src/contract/chat.js';
 import { PageQuerySchema } from '../../src/contract/page.js';
 import { NO_REDACTION } from '../../src/contract/redact.js';
 import { Transport } from '../../src/http/transport.js';
 import { Client, ConnectionError, ValidationError } from '../../src/index.js';
-import { type Path, Verbs } from '../../src/resources/resource.js';
+import { Verbs } from '../../src/resources/resource.js';
 import { fakeFetch, ok, skill } from '../support/fake-fetch.js';
+import { EXAMPLES } from '../support/response-shapes.js';
 import { surfaced } from '../support/surfaced.js';
-
-const Data = z.object({ id: z.number() });
-const Body = z.strictObject({ name: z.string() });
 
 function verbs(...replies: Parameters<typeof fakeFetch>) {
   const { fetch, requests } = fakeFetch(...replies);
@@ -29,27 +26,23 @@ function verbs(...replies: Parameters<typeof fakeFetch>) {
   return { api: new Verbs(transport), requests };
 }
 
-/** A path whose id fails its check, as `chatAt` of a bad chat id does. */
-const badPath: Path = () => {
-  throw new ValidationError([{ field: 'chat_id', message: 'must be a UUID' }]);
-};
+const BAD = 'not-a-uuid';
+const CHAT = '00000000-0000-4000-8000-000000000001';
 
-/** Every verb called with `path` and, where it takes one, a body or query of `input`. */
+/** Every verb called on a chat endpoint with the chat id `chat` and, where it takes one, a body or query. */
 const CALLS = {
-  get: (api: Verbs, path: Path) => api.get(path, Data, 'repeatable', undefined),
-  post: (api: Verbs, path: Path, input: unknown) => api.post(path, Data, 'write', undefined, [Body, input]),
-  patch: (api: Verbs, path: Path, input: unknown) =>
-    api.patch(path, Data, 'repeatable', undefined, [Body, input]),
-  delete: (api: Verbs, path: Path) => api.delete(path, Data, 'write', undefined),
-  list: (api: Verbs, path: Path, input: unknown) =>
-    api.list(path, z.array(Data), 'repeatable', undefined, [PageQuerySchema, input as never]),
+  call: (api: Verbs, chat: string) => api.call('chats.get', { chat_id: chat }, undefined),
+  body: (api: Verbs, chat: string, input: unknown) =>
+    api.call('chats.update', { chat_id: chat }, undefined, input as never),
+  list: (api: Verbs, chat: string, input: unknown) =>
+    api.list('chats.messages', { chat_id: chat }, input as never, undefined),
 };
 
 describe('resource verbs: the path and the input are checked before anything is sent', () => {
   for (const [verb, call] of Object.entries(CALLS)) {
     it(`${verb}: a path whose id fails its check rejects with the ValidationError naming it; 0 requests`, async () => {
       const { api, requests } = verbs(ok({ id: 1 }));
-      const { threw, returned, error } = await surfaced(() => call(api, badPath, { name: 'a' }));
+      const { threw, returned, error } = await surfaced(() => call(api, BAD, {}));
       expect([threw, returned]).toEqual([false, 'promise']);
       expect(error).toBeInstanceOf(ValidationError);
       expect((error as ValidationError).issues[0]?.field).toBe('chat_id');
@@ -57,32 +50,38 @@ describe('resource verbs: the path and the input are checked before anything is 
     });
   }
 
-  for (const verb of ['post', 'patch'] as const) {
-    it(`${verb}: a body that fails its schema rejects with a ValidationError naming the field; 0 requests`, async () => {
-      const { api, requests } = verbs(ok({ id: 1 }));
-      const error = await CALLS[verb](api, 'things', { name: 5 }).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      expect(error).toBeInstanceOf(ValidationError);
-      expect((error as ValidationError).issues.map((i) => i.field)).toEqual(['name']);
-      expect(requests).toHaveLength(0);
-    });
-  }
+  it('a body that fails its schema rejects with a ValidationError naming the field; 0 requests', async () => {
+    const { api, requests } = verbs(ok({ id: 1 }));
+    const error = await CALLS.body(api, CHAT, { name: 5 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((i) => i.field)).toEqual(['name']);
+    expect(requests).toHaveLength(0);
+  });
 
   it('8 list: a query that fails its schema fails the await and the first read of a for await; 0 requests', async () => {
     const { api, requests } = verbs(ok([], { page: 1, size: 50, total: 0 }));
-    await expect(CALLS.list(api, 'things', { size: 201 })).rejects.toMatchObject({
+    await expect(CALLS.list(api, CHAT, { size: 201 })).rejects.toMatchObject({
       issues: [{ field: 'size', limit: 200 }],
     });
     const read = async () => {
-      for await (const _ of CALLS.list(api, 'things', { pages: 1 })) break;
+      for await (const _ of CALLS.list(api, CHAT, { pages: 1 })) break;
     };
     await expect(read()).rejects.toMatchObject({ issues: [{ field: 'pages' }] });
     expect(requests).toHaveLength(0);
   });
 
-  it('each verb sends its method, the path, the body as given and no body where it takes none', async () => {
+  it('a skill id must be an integer: 1.5 is refused as skill_id before sending', async () => {
+    const { api, requests } = verbs(ok({ id: 1 }));
+    await expect(api.call('skills.get', { skill_id: 1.5 }, undefined)).rejects.toMatchObject({
+      issues: [{ field: 'skill_id' }],
+    });
+    expect(requests).toHaveLength(0);
+  });
+
+  it("each call sends its endpoint's method and path, the body as given and no body where it takes none", async () => {
     const { api, requests } = verbs((request) =>
       ok(request.method === 'GET' && request.url.includes('page=') ? [] : { id: 1 }, {
         page: 1,
@@ -90,35 +89,28 @@ describe('resource verbs: the path and the input are checked before anything is 
         total: 0,
       }),
     );
-    await CALLS.get(api, () => 'things/1');
-    await CALLS.post(api, 'things', { name: 'a' });
-    await CALLS.patch(api, () => 'things/1', { name: 'b' });
-    await api.patch('things/1/toggle', Data, 'write', undefined);
-    await CALLS.delete(api, 'things/1');
-    await CALLS.list(api, () => 'things', {});
+    await api.call('skills.toggle', { skill_id: 3 }, undefined).catch(() => {});
+    await api.call('skills.update', { skill_id: 3 }, undefined, { name: 'b' }).catch(() => {});
+    await api.call('skills.delete', { skill_id: 3 }, undefined).catch(() => {});
+    await api.list('skills.list', {}, {}, undefined);
     expect(requests.map((r) => [r.method, new URL(r.url).pathname + new URL(r.url).search, r.body])).toEqual([
-      ['GET', '/api/v1/things/1', undefined],
-      ['POST', '/api/v1/things', { name: 'a' }],
-      ['PATCH', '/api/v1/things/1', { name: 'b' }],
-      ['PATCH', '/api/v1/things/1/toggle', undefined],
-      ['DELETE', '/api/v1/things/1', undefined],
-      ['GET', '/api/v1/things?page=1', undefined],
+      ['PATCH', '/api/v1/skills/3/toggle', undefined],
+      ['PATCH', '/api/v1/skills/3', { name: 'b' }],
+      ['DELETE', '/api/v1/skills/3', undefined],
+      ['GET', '/api/v1/skills?page=1', undefined],
     ]);
   });
 
-  it('each verb runs under the policy kind it is given: a lost connection is repeated for repeatable, not for write', async () => {
-    for (const verb of ['get', 'post', 'patch', 'delete'] as const) {
-      for (const kind of ['repeatable', 'write'] as const) {
-        const { api, requests } = verbs(new TypeError('fetch failed'), ok({ id: 1 }));
-        const path = () => 'things/1';
-        const call =
-          verb === 'get' || verb === 'delete'
-            ? api[verb](path, Data, kind)
-            : api[verb](path, Data, kind, undefined, [Body, { name: 'a' }]);
-        if (kind === 'repeatable') await expect(call).resolves.toEqual({ id: 1 });
-        else await expect(call).rejects.toBeInstanceOf(ConnectionError);
-        expect(requests, `${verb} ${kind}`).toHaveLength(kind === 'repeatable' ? 2 : 1);
-      }
+  it("each call runs under its endpoint's retry kind: a lost connection is repeated for a read, not for a create", async () => {
+    for (const [name, kind] of [
+      ['chats.get', 'repeatable'],
+      ['chats.delete', 'write'],
+    ] as const) {
+      const { api, requests } = verbs(new TypeError('fetch failed'), ok({ id: 1 }));
+      const call = api.call(name, { chat_id: CHAT }, undefined);
+      if (kind === 'repeatable') await expect(call).rejects.not.toBeInstanceOf(ConnectionError);
+      else await expect(call).rejects.toBeInstanceOf(ConnectionError);
+      expect(requests, name).toHaveLength(kind === 'repeatable' ? 2 : 1);
     }
   });
 });
@@ -158,12 +150,10 @@ describe('8 the page query is checked once per list call', () => {
     try {
       const { api, requests } = verbs((request) => {
         const page = Number(new URL(request.url).searchParams.get('page'));
-        return ok([{ id: page }], { page, size: 1, total: 3 });
+        return ok([EXAMPLES.chat], { page, size: 1, total: 3 });
       });
-      const query = [ChatListQuerySchema, { size: 1, is_favorite: true }] as const;
-      for await (const _ of (
-        await api.list('chats', z.array(Data), 'repeatable', undefined, query)
-      ).iterPages());
+      const query = { size: 1, is_favorite: true };
+      for await (const _ of (await api.list('chats.list', {}, query, undefined)).iterPages());
       expect(requests.map((r) => new URL(r.url).search)).toEqual([
         '?size=1&is_favorite=true&page=1',
         '?size=1&is_favorite=true&page=2',
