@@ -55,10 +55,8 @@ export type TerminalEventName = {
   [K in EventName]: (typeof EVENTS)[K]['terminal'] extends true ? K : never;
 }[EventName];
 
-/** The validated payload of each event of `T`, by name. */
-export type PayloadsOf<T extends EventTable> = { [K in keyof T]: z.infer<T[K]['schema']> };
 /** The validated payload of each event of the contract, by name: derived from `EVENTS`. */
-export type EventPayloads = PayloadsOf<typeof EVENTS>;
+export type EventPayloads = { [K in EventName]: z.infer<(typeof EVENTS)[K]['schema']> };
 
 /** The event names of a turn's stream (section 6). */
 export const EVENT_NAMES = Object.keys(EVENTS) as readonly EventName[];

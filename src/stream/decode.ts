@@ -5,9 +5,11 @@ import {
   type EventPayloads,
   type EventTable,
   isEventName,
-  type PayloadsOf,
 } from '../contract/events.js';
 import type { RawEvent } from './sse.js';
+
+/** The validated payload of each event of `T`, by name. */
+export type PayloadsOf<T extends EventTable> = { [K in keyof T]: z.infer<T[K]['schema']> };
 
 /** A known event of `T` with its payload validated: one member per name of the table. */
 export type KnownEventOf<T extends EventTable, K extends keyof T = keyof T> = {

@@ -119,8 +119,11 @@ export const EVENT_TYPES = {
   'message.error': 'error',
 } as const satisfies Record<EventName, StreamEvent<unknown>['type']>;
 
-/** The events that end a turn: those the contract's table marks terminal. */
-export type TerminalEvent = Extract<StreamEvent<unknown>, { type: (typeof EVENT_TYPES)[TerminalEventName] }>;
+/** The events that end a turn: those the contract's table marks terminal (`type` is the name after `message.`). */
+export type TerminalEvent = Extract<
+  StreamEvent<unknown>,
+  { type: TerminalEventName extends `message.${infer T}` ? T : never }
+>;
 
 const TERMINAL_TYPES: ReadonlySet<string> = new Set(TERMINAL_EVENTS.map((name) => EVENT_TYPES[name]));
 

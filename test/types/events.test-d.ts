@@ -7,7 +7,7 @@ import { describe, expectTypeOf, it } from 'vitest';
 import * as z from 'zod/mini';
 import type { EVENTS, EventName, EventPayloads, TerminalEventName } from '../../src/contract/events.js';
 import type * as root from '../../src/index.js';
-import type { Decoded, HandlersOf, KnownEventOf } from '../../src/stream/decode.js';
+import type { Decoded, HandlersOf, KnownEventOf, PayloadsOf } from '../../src/stream/decode.js';
 import type { EVENT_TYPES, StreamEvent, TerminalEvent } from '../../src/stream/events.js';
 
 const NewPayloadSchema = z.looseObject({ level: z.number() });
@@ -52,7 +52,9 @@ describe('6: the events table drives decoding and handling', () => {
   });
 
   it('the root exports each event’s payload, derived from the table', () => {
-    expectTypeOf<keyof root.EventPayloads>().toEqualTypeOf<EventName>();
+    expectTypeOf<root.EventPayloads>().toEqualTypeOf<{
+      [K in EventName]: PayloadsOf<typeof EVENTS>[K];
+    }>();
     expectTypeOf<root.EventPayloads['message.start']>().toEqualTypeOf<
       z.infer<(typeof EVENTS)['message.start']['schema']>
     >();
