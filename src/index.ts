@@ -26,6 +26,7 @@ export type { ErrorDetails, Meta, RetryAction } from './contract/envelope.js';
 export type {
   ActionRequiredPayload,
   EventName,
+  EventPayloads,
   TerminalEventName,
   TurnFailure,
 } from './contract/events.js';

@@ -124,6 +124,16 @@ export async function* turnChunks(
           yield* text.close();
           yield* failed(event.error);
           return 'end';
+        // A keep-alive, a recovery (its text was reconciled) and an event off the contract or unknown to
+        // this version change nothing a UI message shows.
+        case 'ping':
+        case 'resumed':
+        case 'off_schema':
+        case 'unknown':
+          break;
+        default:
+          // Every event is mapped: one added to `StreamEvent` does not compile until it is.
+          return event satisfies never;
       }
     }
   } catch (error) {

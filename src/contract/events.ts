@@ -55,6 +55,9 @@ export type TerminalEventName = {
   [K in EventName]: (typeof EVENTS)[K]['terminal'] extends true ? K : never;
 }[EventName];
 
+/** The validated payload of each event of the contract, by name: derived from `EVENTS`. */
+export type EventPayloads = { [K in EventName]: z.infer<(typeof EVENTS)[K]['schema']> };
+
 /** The event names of a turn's stream (section 6). */
 export const EVENT_NAMES = Object.keys(EVENTS) as readonly EventName[];
 

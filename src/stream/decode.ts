@@ -1,11 +1,15 @@
 import type * as z from 'zod/mini';
-import { EVENTS, type EventName, type EventTable, isEventName } from '../contract/events.js';
+import {
+  EVENTS,
+  type EventName,
+  type EventPayloads,
+  type EventTable,
+  isEventName,
+} from '../contract/events.js';
 import type { RawEvent } from './sse.js';
 
 /** The validated payload of each event of `T`, by name. */
 export type PayloadsOf<T extends EventTable> = { [K in keyof T]: z.infer<T[K]['schema']> };
-/** The validated payload of each event of the contract, by name. */
-export type Payloads = PayloadsOf<typeof EVENTS>;
 
 /** A known event of `T` with its payload validated: one member per name of the table. */
 export type KnownEventOf<T extends EventTable, K extends keyof T = keyof T> = {
@@ -32,7 +36,7 @@ type OffSchema = { name: 'off_schema'; event: EventName; data: unknown; problem:
  * The table with each schema typed by its payload, so that a generic name keeps its payload's type (a
  * schema's own type is invariant; only its parsing is needed here).
  */
-const TABLE: { readonly [K in EventName]: { schema: Parser<Payloads[K]> } } = EVENTS;
+const TABLE: { readonly [K in EventName]: { schema: Parser<EventPayloads[K]> } } = EVENTS;
 
 /** What decoding needs of a schema. */
 interface Parser<T> {
@@ -68,7 +72,7 @@ function decodeKnown<K extends EventName>(
   };
 }
 
-function known<K extends EventName>(name: K, payload: Payloads[K]): KnownEvent<K> {
+function known<K extends EventName>(name: K, payload: EventPayloads[K]): KnownEvent<K> {
   return { name, payload };
 }
 

@@ -1,4 +1,9 @@
-import { TERMINAL_EVENTS, type TerminalEventName, type TurnFailure } from '../contract/events.js';
+import {
+  type EventName,
+  TERMINAL_EVENTS,
+  type TerminalEventName,
+  type TurnFailure,
+} from '../contract/events.js';
 import type { Step, Turn } from '../contract/turn.js';
 
 /** `message.start`: the turn began; `message_id` finds it later in the message listing. */
@@ -98,15 +103,29 @@ export type StreamEvent<I> =
   | OffSchemaEvent
   | UnknownEvent;
 
+/**
+ * The `type` each event of the contract is shown with (its name after `message.`). A row per event of
+ * `EVENTS`, each naming a member of `StreamEvent`: an event added to the table does not compile until it is
+ * shown as an event of its own, which the relay and `convo-sdk/ai`'s chunks then must handle too.
+ */
+export const EVENT_TYPES = {
+  'message.start': 'start',
+  'message.delta': 'delta',
+  'message.step': 'step',
+  'message.action_required': 'action_required',
+  ping: 'ping',
+  'message.completed': 'completed',
+  'message.cancelled': 'cancelled',
+  'message.error': 'error',
+} as const satisfies Record<EventName, StreamEvent<unknown>['type']>;
+
 /** The events that end a turn: those the contract's table marks terminal (`type` is the name after `message.`). */
 export type TerminalEvent = Extract<
   StreamEvent<unknown>,
   { type: TerminalEventName extends `message.${infer T}` ? T : never }
 >;
 
-const TERMINAL_TYPES: ReadonlySet<string> = new Set(
-  TERMINAL_EVENTS.map((name) => name.replace(/^message\./, '')),
-);
+const TERMINAL_TYPES: ReadonlySet<string> = new Set(TERMINAL_EVENTS.map((name) => EVENT_TYPES[name]));
 
 /** Whether `event` ends the turn. */
 export function isTerminal(event: StreamEvent<unknown>): event is TerminalEvent {

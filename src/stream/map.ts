@@ -3,12 +3,13 @@ import {
   type ActionRequiredPayload,
   type EVENTS,
   type EventName,
+  type EventPayloads,
   isTerminalEvent,
 } from '../contract/events.js';
 import { NO_REDACTION, type Redactor, redactJson } from '../contract/redact.js';
 import { StreamBreak, UnreadableTerminalError } from '../errors/index.js';
 import type { Logger } from '../http/transport.js';
-import { decode, type HandlersOf, type KnownEvent, type Payloads } from './decode.js';
+import { decode, type HandlersOf, type KnownEvent } from './decode.js';
 import { decodeDelta } from './delta.js';
 import type { StreamEvent } from './events.js';
 import { Fold, type TextChange } from './fold.js';
@@ -167,7 +168,7 @@ export class StreamState<I> {
   /** The saved turn: the text settles on its content, then the turn ends. */
   #finished(
     status: 'completed' | 'cancelled',
-    turn: Payloads['message.completed'],
+    turn: EventPayloads['message.completed'],
     out: StreamEvent<I>[],
   ): true {
     const change = this.fold.settle(turn.content);

@@ -1,7 +1,7 @@
 import type { Turn } from '../contract/turn.js';
 import { ConvoError } from '../errors/index.js';
 import { Delivery } from '../stream/delivery.js';
-import type { ErrorEvent, StreamEvent, TerminalEvent } from '../stream/events.js';
+import { type ErrorEvent, isTerminal, type StreamEvent, type TerminalEvent } from '../stream/events.js';
 import { encodeEvents, type Relayable } from '../stream/relay.js';
 
 /** The callbacks of `on`, by name, for a stream whose interactions are of type `I`. */
@@ -187,12 +187,10 @@ export abstract class EventStream<I extends Relayable> implements AsyncIterable<
       case 'completed':
       case 'cancelled':
         this.#text = event.turn.content;
-        this.finished(true);
-        break;
-      case 'error':
-        this.finished(true);
         break;
     }
+    // Every terminal event of the contract's table ends the reading, one added to it too.
+    if (isTerminal(event)) this.finished(true);
     // Without callbacks (the common case) an event costs no lookups and no argument lists.
     if (this.#listeners.size > 0) this.#notify(event);
   }

@@ -5,9 +5,10 @@
  */
 import { describe, expectTypeOf, it } from 'vitest';
 import * as z from 'zod/mini';
-import type { EVENTS, EventName, TerminalEventName } from '../../src/contract/events.js';
-import type { Decoded, HandlersOf, KnownEventOf, Payloads } from '../../src/stream/decode.js';
-import type { TerminalEvent } from '../../src/stream/events.js';
+import type { EVENTS, EventName, EventPayloads, TerminalEventName } from '../../src/contract/events.js';
+import type * as root from '../../src/index.js';
+import type { Decoded, HandlersOf, KnownEventOf, PayloadsOf } from '../../src/stream/decode.js';
+import type { EVENT_TYPES, StreamEvent, TerminalEvent } from '../../src/stream/events.js';
 
 const NewPayloadSchema = z.looseObject({ level: z.number() });
 /** The contract's table with one more event. */
@@ -39,7 +40,7 @@ describe('6: the events table drives decoding and handling', () => {
 
   it('a handler is typed by its event’s payload', () => {
     expectTypeOf<Parameters<Handlers<typeof EVENTS>['message.error']>[0]>().toEqualTypeOf<
-      Payloads['message.error']
+      EventPayloads['message.error']
     >();
   });
 
@@ -48,5 +49,27 @@ describe('6: the events table drives decoding and handling', () => {
       'message.completed' | 'message.cancelled' | 'message.error'
     >();
     expectTypeOf<TerminalEvent['type']>().toEqualTypeOf<'completed' | 'cancelled' | 'error'>();
+  });
+
+  it('the root exports each event’s payload, derived from the table', () => {
+    expectTypeOf<root.EventPayloads>().toEqualTypeOf<{
+      [K in EventName]: PayloadsOf<typeof EVENTS>[K];
+    }>();
+    expectTypeOf<root.EventPayloads['message.start']>().toEqualTypeOf<
+      z.infer<(typeof EVENTS)['message.start']['schema']>
+    >();
+  });
+
+  it('each event is shown with a type of its own: its name after `message.`', () => {
+    expectTypeOf<typeof EVENT_TYPES>().toEqualTypeOf<{
+      readonly [K in EventName]: K extends `message.${infer T}` ? T : K;
+    }>();
+  });
+
+  it('an event added to the table without the type it is shown with does not compile', () => {
+    const today = {} as typeof EVENT_TYPES;
+    // @ts-expect-error the table of today lacks `message.new`
+    const grown: Record<EventName | 'message.new', StreamEvent<unknown>['type']> = today;
+    expectTypeOf(grown).toBeObject();
   });
 });

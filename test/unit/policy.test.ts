@@ -2,108 +2,112 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { apiFailure } from '../../src/http/failures.js';
 import { answerMayHaveApplied } from '../../src/http/keyed.js';
-import { failureOf, POLICY, reactionTo } from '../../src/http/policy.js';
+import { type Failure, failureOf, POLICY, reactionTo } from '../../src/http/policy.js';
 import { backoff, nextWait } from '../../src/http/policy-run.js';
 import { parseRetryAfter } from '../../src/http/retry-after.js';
 import { ConnectionError, ResponseValidationError, TimeoutError, ValidationError } from '../../src/index.js';
 import { api } from '../support/api-error.js';
-import { renderPolicyTable } from '../support/policy-table.js';
+import { FAILURE_LABELS, renderPolicyTable } from '../support/policy-table.js';
 import { SETTINGS, scope } from '../support/retry-scope.js';
 
 const retryAction = (retry_action: string) => ({ errorDetails: { retry_action } });
 
+/** An error of each kind the classifier tells apart, with the failure it is: every `Failure` has one. */
+const CLASSIFIED: [string, unknown, Failure][] = [
+  ['a lost connection', new ConnectionError('x'), 'connection'],
+  ['no response in time', new TimeoutError('x'), 'timeout'],
+  ['429, even with check_status', api(429, 'rate_limited', retryAction('check_status')), 'rate_limited'],
+  ['7.3 409 turn in progress', api(409, 'api_v1_turn_in_progress'), 'in_progress'],
+  [
+    '7.3 409 idempotency_outcome_unknown',
+    api(409, 'api_v1_core_unavailable', { data: { code: 'idempotency_outcome_unknown' } }),
+    'outcome_stored',
+  ],
+  [
+    '7.3 503 persistence_failed, even with check_status',
+    api(503, 'api_v1_core_unavailable', {
+      data: { code: 'persistence_failed' },
+      ...retryAction('check_status'),
+    }),
+    'outcome_stored',
+  ],
+  [
+    '7.3 503 core_unavailable with another data.code is no stored outcome',
+    api(503, 'api_v1_core_unavailable', { data: { code: 'idempotency_outcome_unknown' } }),
+    'other',
+  ],
+  [
+    '7.3 409 core_unavailable with persistence_failed is no stored outcome',
+    api(409, 'api_v1_core_unavailable', { data: { code: 'persistence_failed' } }),
+    'other',
+  ],
+  ['7.3 a stored-outcome code without data', api(409, 'api_v1_core_unavailable'), 'other'],
+  [
+    '7.3 idempotency_outcome_unknown under another message code',
+    api(409, 'api_v1_chat_busy', { data: { code: 'idempotency_outcome_unknown' } }),
+    'other',
+  ],
+  ['7.5 503 interaction backend down', api(503, 'api_v1_interaction_backend_unavailable'), 'backend_down'],
+  ['7.5 check_status', api(503, 'api_v1_service_unavailable', retryAction('check_status')), 'check_status'],
+  ['7.5 409 not pending', api(409, 'api_v1_action_not_pending'), 'check_status'],
+  ['7.5 409 result unknown', api(409, 'api_v1_action_result_unknown'), 'check_status'],
+  ['7.5 503 never left', api(503, 'api_v1_service_unavailable', retryAction('retry')), 'outage_503'],
+  ['7 a 502 with retry_action retry', api(502, 'upstream_error', retryAction('retry')), 'outage_other'],
+  ['7.6 502 core unavailable', api(502, 'api_v1_core_unavailable'), 'undelivered'],
+  ['7.6 a 503 core unavailable is not the undelivered cancel', api(503, 'api_v1_core_unavailable'), 'other'],
+  [
+    '7.3 a 502 with the contract body (a turn failed downstream) is no gateway',
+    api(502, 'upstream_error'),
+    'other',
+  ],
+  ['7.3 a 504 turn_timeout is no gateway', api(504, 'turn_timeout'), 'other'],
+  [
+    '7 a 503 with the contract body and no retry_action is no gateway',
+    api(503, 'api_v1_service_unavailable'),
+    'other',
+  ],
+  ['7: a bare 503 (a load balancer)', api(503, 'http_503'), 'gateway'],
+  ['7: a bare 502', api(502, 'http_502'), 'gateway'],
+  ['7: a bare 504', api(504, 'http_504'), 'gateway'],
+  ['7: a bare 408', api(408, 'http_408'), 'gateway'],
+  ['7: a bare 500 is no gateway failure', api(500, 'http_500'), 'other'],
+  ['7: a bare 404 is no gateway failure', api(404, 'http_404'), 'other'],
+  ["7: a code naming another status is not this one's bare code", api(503, 'http_502'), 'other'],
+  [
+    '7: a bare 503 with retry_action retry keeps its row',
+    api(503, 'http_503', retryAction('retry')),
+    'outage_503',
+  ],
+  [
+    '7: a bare 502 with retry_action retry keeps its row',
+    api(502, 'http_502', retryAction('retry')),
+    'outage_other',
+  ],
+  [
+    '7.5: a bare 503 with check_status keeps its row',
+    api(503, 'http_503', retryAction('check_status')),
+    'check_status',
+  ],
+  ['7: a bare 429 is rate limited', api(429, 'http_429'), 'rate_limited'],
+  [
+    'a response off the contract',
+    new ResponseValidationError('x', { path: '', body: 1, status: 200 }),
+    'other',
+  ],
+  ['bad input', new ValidationError([{ field: 'a', message: 'b' }]), 'other'],
+  ['something else thrown', new TypeError('bug'), 'other'],
+  ['nothing at all', undefined, 'other'],
+  ['null', null, 'other'],
+];
+
 describe('the retry policy: which failure an error is', () => {
-  it.each([
-    ['a lost connection', new ConnectionError('x'), 'connection'],
-    ['no response in time', new TimeoutError('x'), 'timeout'],
-    ['429, even with check_status', api(429, 'rate_limited', retryAction('check_status')), 'rate_limited'],
-    ['7.3 409 turn in progress', api(409, 'api_v1_turn_in_progress'), 'in_progress'],
-    [
-      '7.3 409 idempotency_outcome_unknown',
-      api(409, 'api_v1_core_unavailable', { data: { code: 'idempotency_outcome_unknown' } }),
-      'outcome_stored',
-    ],
-    [
-      '7.3 503 persistence_failed, even with check_status',
-      api(503, 'api_v1_core_unavailable', {
-        data: { code: 'persistence_failed' },
-        ...retryAction('check_status'),
-      }),
-      'outcome_stored',
-    ],
-    [
-      '7.3 503 core_unavailable with another data.code is no stored outcome',
-      api(503, 'api_v1_core_unavailable', { data: { code: 'idempotency_outcome_unknown' } }),
-      'other',
-    ],
-    [
-      '7.3 409 core_unavailable with persistence_failed is no stored outcome',
-      api(409, 'api_v1_core_unavailable', { data: { code: 'persistence_failed' } }),
-      'other',
-    ],
-    ['7.3 a stored-outcome code without data', api(409, 'api_v1_core_unavailable'), 'other'],
-    [
-      '7.3 idempotency_outcome_unknown under another message code',
-      api(409, 'api_v1_chat_busy', { data: { code: 'idempotency_outcome_unknown' } }),
-      'other',
-    ],
-    ['7.5 503 interaction backend down', api(503, 'api_v1_interaction_backend_unavailable'), 'backend_down'],
-    ['7.5 check_status', api(503, 'api_v1_service_unavailable', retryAction('check_status')), 'check_status'],
-    ['7.5 409 not pending', api(409, 'api_v1_action_not_pending'), 'check_status'],
-    ['7.5 409 result unknown', api(409, 'api_v1_action_result_unknown'), 'check_status'],
-    ['7.5 503 never left', api(503, 'api_v1_service_unavailable', retryAction('retry')), 'outage_503'],
-    ['7 a 502 with retry_action retry', api(502, 'upstream_error', retryAction('retry')), 'outage_other'],
-    ['7.6 502 core unavailable', api(502, 'api_v1_core_unavailable'), 'undelivered'],
-    [
-      '7.6 a 503 core unavailable is not the undelivered cancel',
-      api(503, 'api_v1_core_unavailable'),
-      'other',
-    ],
-    [
-      '7.3 a 502 with the contract body (a turn failed downstream) is no gateway',
-      api(502, 'upstream_error'),
-      'other',
-    ],
-    ['7.3 a 504 turn_timeout is no gateway', api(504, 'turn_timeout'), 'other'],
-    [
-      '7 a 503 with the contract body and no retry_action is no gateway',
-      api(503, 'api_v1_service_unavailable'),
-      'other',
-    ],
-    ['7: a bare 503 (a load balancer)', api(503, 'http_503'), 'gateway'],
-    ['7: a bare 502', api(502, 'http_502'), 'gateway'],
-    ['7: a bare 504', api(504, 'http_504'), 'gateway'],
-    ['7: a bare 408', api(408, 'http_408'), 'gateway'],
-    ['7: a bare 500 is no gateway failure', api(500, 'http_500'), 'other'],
-    ['7: a bare 404 is no gateway failure', api(404, 'http_404'), 'other'],
-    ["7: a code naming another status is not this one's bare code", api(503, 'http_502'), 'other'],
-    [
-      '7: a bare 503 with retry_action retry keeps its row',
-      api(503, 'http_503', retryAction('retry')),
-      'outage_503',
-    ],
-    [
-      '7: a bare 502 with retry_action retry keeps its row',
-      api(502, 'http_502', retryAction('retry')),
-      'outage_other',
-    ],
-    [
-      '7.5: a bare 503 with check_status keeps its row',
-      api(503, 'http_503', retryAction('check_status')),
-      'check_status',
-    ],
-    ['7: a bare 429 is rate limited', api(429, 'http_429'), 'rate_limited'],
-    [
-      'a response off the contract',
-      new ResponseValidationError('x', { path: '', body: 1, status: 200 }),
-      'other',
-    ],
-    ['bad input', new ValidationError([{ field: 'a', message: 'b' }]), 'other'],
-    ['something else thrown', new TypeError('bug'), 'other'],
-    ['nothing at all', undefined, 'other'],
-    ['null', null, 'other'],
-  ])('%s', (_, error, failure) => {
+  it.each(CLASSIFIED)('%s', (_, error, failure) => {
     expect(failureOf(error)).toBe(failure);
+  });
+
+  it('every failure of the policy (each row of the guide’s table) is one the classifier recognises', () => {
+    const recognised = new Set(CLASSIFIED.map(([, error]) => failureOf(error)));
+    expect([...recognised].sort()).toEqual(Object.keys(FAILURE_LABELS).sort());
   });
 });
 

@@ -1,6 +1,13 @@
 import type { ToolCall } from '../../contract/turn.js';
-import { type Directive, integerParam, parseScript, type Script, scriptIssues } from './directives.js';
-import type { FakeModel, InteractionAnswer, ModelAction } from './model.js';
+import {
+  type Directive,
+  type DirectiveName,
+  integerParam,
+  parseScript,
+  type Script,
+  scriptIssues,
+} from './directives.js';
+import type { FakeModel, InteractionAnswer, ModelAction, ModelInput } from './model.js';
 import { wordDeltas } from './words.js';
 
 /** Deltas sent before `[[mock:failover]]` replaces the text. */
@@ -34,101 +41,158 @@ export const directiveModel: FakeModel = async function* (input) {
     return;
   }
   yield { type: 'step' };
-  let tools = 0;
+  const turn: ScriptedTurn = { input, script, answer: answerOf(script), tools: 0 };
   for (const directive of script.directives) {
-    switch (directive.name) {
-      case 'tool_approval': {
-        tools += 1;
-        const tool: ToolCall = {
-          tool_use_id: `toolu_${tools}`,
-          name: 'search',
-          server: 'github',
-          input: { q: script.text },
-        };
-        // auto: the tool runs without asking (stream or sync).
-        if (input.permission_mode === 'auto') {
-          yield { type: 'tool', tool };
-          break;
-        }
-        const answer = yield { type: 'interaction', kind: 'tool_approval', payload: { tools: [tool] } };
-        if (approved(answer, tool.tool_use_id)) yield { type: 'tool', tool };
-        break;
-      }
-      case 'plan_approval': {
-        const answer = yield { type: 'interaction', kind: 'plan_approval', payload: plan(script) };
-        if (answer?.kind === 'plan_approval' && answer.action === 'reject') {
-          yield* answerText(wordDeltas(PLAN_REJECTED_ANSWER), noStyle);
-          return;
-        }
-        break;
-      }
-      case 'elicitation':
-        // action_required appears only in manual mode (section 6); an auto stream goes on without asking.
-        // The sync channel asks anyway, which cuts the turn with interaction_in_auto_mode (the table).
-        if (input.channel === 'stream' && input.permission_mode === 'auto') break;
-        yield {
-          type: 'interaction',
-          kind: 'elicitation',
-          payload: {
-            message: 'Which email address should I use?',
-            mode: 'form',
-            requested_schema: {
-              type: 'object',
-              properties: { email: { type: 'string' } },
-              required: ['email'],
-            },
-          },
-        };
-        break;
-      case 'auth_required':
-        // Whatever the answer (cancel-auth or expiry), the model goes on without the tool.
-        yield {
-          type: 'interaction',
-          kind: 'auth_required',
-          payload: { ...UNCONNECTED },
-          resolution: 'connect_in_ui_or_cancel',
-        };
-        break;
-      case 'hang':
-        yield { type: 'wait', ms: Number.POSITIVE_INFINITY };
-        break;
-      case 'error': {
-        const code = directive.params.get('code') ?? 'upstream_error';
-        // Another execution closed this turn (6): it produced its answer, which a repeat reads.
-        if (code === 'idempotency_outcome_unknown') yield* answerText(answerOf(script), styleOf(script));
-        yield { type: 'fail', code };
-        return;
-      }
-      default:
-        // words, slow and failover shape the answer below.
-        break;
-    }
+    const effect = EFFECTS[directive.name];
+    if ('act' in effect && (yield* effect.act(directive, turn))) return;
   }
-  yield* answerText(answerOf(script), styleOf(script));
+  yield* answerText(turn.answer);
 };
 
-/** How the answer is delivered. */
-interface Style {
+/** What the directives of one turn act on. */
+interface ScriptedTurn {
+  input: ModelInput;
+  script: Script;
+  /** The answer as the shaping directives make it. */
+  answer: Answer;
+  /** Tool approvals asked so far: each tool gets its own id. */
+  tools: number;
+}
+
+/** The actions of a directive where it appears; its value is `true` when the turn ended there. */
+type Acting = AsyncGenerator<ModelAction, boolean, InteractionAnswer | undefined>;
+
+/** What a directive does: it acts where it appears, or shapes the answer (the last of a kind wins). */
+type Effect =
+  | { act: (directive: Directive, turn: ScriptedTurn) => Acting }
+  | { shape: (answer: Answer, directive: Directive) => Answer };
+
+/**
+ * The effect of each directive: a row per name of `DIRECTIVE_NAMES`, so that a directive added there does
+ * not compile until it does something (and `test/docs/directives.test.ts` fails until docs/mock.md
+ * lists it).
+ */
+const EFFECTS: { readonly [K in DirectiveName]: Effect } = {
+  words: { shape: (answer, directive) => ({ ...answer, words: integerParam(directive) }) },
+  slow: { shape: (answer, directive) => ({ ...answer, slowMs: integerParam(directive) ?? 0 }) },
+  failover: { shape: (answer) => ({ ...answer, failover: true }) },
+  tool_approval: { act: toolApproval },
+  plan_approval: { act: planApproval },
+  elicitation: { act: elicitation },
+  auth_required: { act: authRequired },
+  hang: { act: hang },
+  error: { act: fail },
+};
+
+async function* toolApproval(_: Directive, turn: ScriptedTurn): Acting {
+  turn.tools += 1;
+  const tool: ToolCall = {
+    tool_use_id: `toolu_${turn.tools}`,
+    name: 'search',
+    server: 'github',
+    input: { q: turn.script.text },
+  };
+  // auto: the tool runs without asking (stream or sync).
+  if (turn.input.permission_mode === 'auto') {
+    yield { type: 'tool', tool };
+    return false;
+  }
+  const answer = yield { type: 'interaction', kind: 'tool_approval', payload: { tools: [tool] } };
+  if (approved(answer, tool.tool_use_id)) yield { type: 'tool', tool };
+  return false;
+}
+
+async function* planApproval(_: Directive, turn: ScriptedTurn): Acting {
+  const answer = yield { type: 'interaction', kind: 'plan_approval', payload: plan(turn.script) };
+  if (answer?.kind !== 'plan_approval' || answer.action !== 'reject') return false;
+  yield* answerText({ ...PLAIN, text: PLAN_REJECTED_ANSWER });
+  return true;
+}
+
+async function* elicitation(_: Directive, turn: ScriptedTurn): Acting {
+  // action_required appears only in manual mode (section 6); an auto stream goes on without asking.
+  // The sync channel asks anyway, which cuts the turn with interaction_in_auto_mode (the table).
+  if (turn.input.channel === 'stream' && turn.input.permission_mode === 'auto') return false;
+  yield {
+    type: 'interaction',
+    kind: 'elicitation',
+    payload: {
+      message: 'Which email address should I use?',
+      mode: 'form',
+      requested_schema: {
+        type: 'object',
+        properties: { email: { type: 'string' } },
+        required: ['email'],
+      },
+    },
+  };
+  return false;
+}
+
+async function* authRequired(): Acting {
+  // Whatever the answer (cancel-auth or expiry), the model goes on without the tool.
+  yield {
+    type: 'interaction',
+    kind: 'auth_required',
+    payload: { ...UNCONNECTED },
+    resolution: 'connect_in_ui_or_cancel',
+  };
+  return false;
+}
+
+async function* hang(): Acting {
+  yield { type: 'wait', ms: Number.POSITIVE_INFINITY };
+  return false;
+}
+
+async function* fail(directive: Directive, turn: ScriptedTurn): Acting {
+  const code = directive.params.get('code') ?? 'upstream_error';
+  // Another execution closed this turn (6): it produced its answer, which a repeat reads.
+  if (code === 'idempotency_outcome_unknown') yield* answerText(turn.answer);
+  yield { type: 'fail', code };
+  return true;
+}
+
+/** The answer of a turn and how it is delivered. */
+interface Answer {
+  /** The text, sent word by word. */
+  text: string;
+  /** With `words n=N`: N numbered words instead of the text. */
+  words: number | undefined;
   /** Wait before each delta, in ms. */
   slowMs: number;
   /** Whether to replace the text after a few deltas. */
   failover: boolean;
 }
 
-const noStyle: Style = { slowMs: 0, failover: false };
+const PLAIN: Answer = { text: '', words: undefined, slowMs: 0, failover: false };
+
+/** The answer of `script`: `Mock answer: <text>`, as its shaping directives make it. */
+function answerOf(script: Script): Answer {
+  const text = script.text === '' ? 'Mock answer:' : `Mock answer: ${script.text}`;
+  return script.directives.reduce(
+    (answer, directive) => {
+      const effect = EFFECTS[directive.name];
+      return 'shape' in effect ? effect.shape(answer, directive) : answer;
+    },
+    { ...PLAIN, text },
+  );
+}
 
 // The deltas are read one at a time: a long answer is never built whole before its first delta.
-async function* answerText(deltas: Iterable<string>, style: Style): AsyncGenerator<ModelAction> {
+async function* answerText(answer: Answer): AsyncGenerator<ModelAction> {
+  const { slowMs } = answer;
   let soFar = '';
   let sent = 0;
-  let replaced = !style.failover;
+  let replaced = !answer.failover;
   const failover = function* (): Generator<ModelAction> {
     replaced = true;
-    if (style.slowMs > 0) yield { type: 'wait', ms: style.slowMs };
+    if (slowMs > 0) yield { type: 'wait', ms: slowMs };
     yield { type: 'replace', text: `(failover) ${soFar}` };
   };
+  const deltas = answer.words === undefined ? wordDeltas(answer.text) : numberedWords(answer.words);
   for (const delta of deltas) {
-    if (style.slowMs > 0) yield { type: 'wait', ms: style.slowMs };
+    if (slowMs > 0) yield { type: 'wait', ms: slowMs };
     yield { type: 'text', text: delta };
     sent += 1;
     if (replaced) continue;
@@ -139,24 +203,9 @@ async function* answerText(deltas: Iterable<string>, style: Style): AsyncGenerat
   if (!replaced && sent > 0) yield* failover();
 }
 
-function answerOf(script: Script): Iterable<string> {
-  const words = last(script.directives, 'words');
-  const n = words ? integerParam(words) : undefined;
-  if (n !== undefined) return numberedWords(n);
-  return wordDeltas(script.text === '' ? 'Mock answer:' : `Mock answer: ${script.text}`);
-}
-
 /** `word1 `, `word2 `, ..., `wordN`: the deltas of `words n=N`, made as they are read. */
 function* numberedWords(n: number): Generator<string> {
   for (let i = 1; i <= n; i++) yield i < n ? `word${i} ` : `word${i}`;
-}
-
-function styleOf(script: Script): Style {
-  const slow = last(script.directives, 'slow');
-  return {
-    slowMs: (slow && integerParam(slow)) ?? 0,
-    failover: script.directives.some((directive) => directive.name === 'failover'),
-  };
 }
 
 function plan(script: Script) {
@@ -178,8 +227,4 @@ function approved(answer: InteractionAnswer | undefined, toolUseId: string): boo
     answer?.kind === 'tool_approval' &&
     answer.decisions.some((decision) => decision.tool_use_id === toolUseId && decision.approved)
   );
-}
-
-function last(directives: readonly Directive[], name: Directive['name']): Directive | undefined {
-  return directives.filter((directive) => directive.name === name).at(-1);
 }

@@ -1,4 +1,5 @@
 import type { ErrorDetails } from '../../contract/envelope.js';
+import type { EventName, TerminalEventName } from '../../contract/events.js';
 import type { TurnErrorRecord, TurnRecord } from '../state/records.js';
 import { publicTurn, turnFields } from '../state/views.js';
 import { ApiFailure, success } from '../wire/respond.js';
@@ -114,16 +115,38 @@ export function terminalEvent(turn: TurnRecord, failure: TurnErrorRecord | null 
   return { event, data: turnFields(turn) };
 }
 
+/** The events a re-delivery rebuilds of one event of the contract from the stored turn: none, one or more. */
+type Rebuild = (turn: TurnRecord, requestId: string) => StreamEvent[];
+
 /**
- * A finished turn re-delivered as a stream (4.4): `message.start` (same `message_id`), the stored steps as
- * one `message.step`, the content as one `message.delta` when non-empty, then the stored terminal event.
+ * How a finished turn is re-delivered as a stream (4.4), by event, in the order sent: `message.start` (same
+ * `message_id`), the stored steps as one `message.step`, the content as one `message.delta` when non-empty,
+ * then the stored terminal event. A row per event of `EVENTS`: an event added there does not compile until
+ * its re-delivery is decided here.
  */
+const REPLAY: Readonly<Record<EventName, Rebuild>> = {
+  'message.start': (turn, requestId) => [startEvent(turn, requestId)],
+  'message.step': (turn) =>
+    turn.steps.length > 0 ? [{ event: 'message.step', data: { steps: structuredClone(turn.steps) } }] : [],
+  'message.delta': (turn) =>
+    turn.content !== '' ? [{ event: 'message.delta', data: { text: turn.content, replace: false } }] : [],
+  // A finished turn asks nothing (its answers are in its steps), and a keep-alive is no part of an outcome.
+  'message.action_required': () => [],
+  ping: () => [],
+  'message.completed': storedEnd('message.completed'),
+  'message.cancelled': storedEnd('message.cancelled'),
+  'message.error': storedEnd('message.error'),
+};
+
+/** The row of a terminal event: the stored terminal event when it is this one (exactly one is, 6 rule 1). */
+function storedEnd(name: TerminalEventName): Rebuild {
+  return (turn) => {
+    const end = terminalEvent(turn);
+    return end.event === name ? [end] : [];
+  };
+}
+
+/** A finished turn re-delivered as a stream (4.4): the events `REPLAY` rebuilds, in its order. */
 export function replayEvents(turn: TurnRecord, requestId: string): StreamEvent[] {
-  const events = [startEvent(turn, requestId)];
-  if (turn.steps.length > 0)
-    events.push({ event: 'message.step', data: { steps: structuredClone(turn.steps) } });
-  if (turn.content !== '')
-    events.push({ event: 'message.delta', data: { text: turn.content, replace: false } });
-  events.push(terminalEvent(turn));
-  return events;
+  return Object.values(REPLAY).flatMap((rebuild) => rebuild(turn, requestId));
 }

@@ -1,0 +1,57 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+const page = readFileSync(join(root, 'ARCHITECTURE.md'), 'utf8');
+
+/**
+ * The files and folders ARCHITECTURE.md names in backticks: a name with an extension of the repository's
+ * files, or a folder (ending in `/`). The build's output (`dist/`) and what lies outside the repository
+ * (`../shared/...`) are not in a clone.
+ */
+const named = [
+  ...new Set(
+    [...page.matchAll(/`([^`\s]+)`/g)]
+      .map((match) => match[1]!)
+      .filter((name) => /^[A-Za-z][\w.-]*(\/[\w.-]+)*(\.(ts|mjs|md|json)|\/)$/.test(name))
+      .filter((name) => !name.startsWith('dist/')),
+  ),
+];
+
+/** Every file and folder under `dir`, relative to the root, folders ending in `/`. */
+function tree(dir: string): string[] {
+  return readdirSync(join(root, dir), { recursive: true, withFileTypes: true }).map((entry) => {
+    const path = join(entry.parentPath, entry.name).slice(root.length + 1);
+    return entry.isDirectory() ? `${path}/` : path;
+  });
+}
+
+const sources = tree('src');
+const repository = ['src', 'test', 'docs', 'scripts'].flatMap(tree).concat(readdirSync(root));
+
+describe('ARCHITECTURE.md names only files that exist', () => {
+  it('it names files at all (the page is read)', () => {
+    expect(named).toContain('src/');
+    expect(named.length).toBeGreaterThan(100);
+  });
+
+  it('every `src/`, `test/`, `scripts/` and `docs/` path exists', () => {
+    const rooted = named.filter((name) => /^(src|test|scripts|docs)\//.test(name));
+    expect(rooted.length).toBeGreaterThan(5);
+    expect(rooted.filter((name) => !existsSync(join(root, name)))).toEqual([]);
+  });
+
+  it('every path inside `src/` (`stream/map.ts`, a room of the mock) names a file or folder of src/', () => {
+    const inside = named.filter((name) => name.includes('/') && !/^(src|test|scripts|docs)\//.test(name));
+    expect(inside.length).toBeGreaterThan(50);
+    expect(inside.filter((name) => !sources.some((path) => `/${path}`.endsWith(`/${name}`)))).toEqual([]);
+  });
+
+  it('every bare file name (`fold.ts`, `mock.md`) is the name of a file of the repository', () => {
+    const names = new Set(repository.map((path) => basename(path)));
+    const bare = named.filter((name) => !name.includes('/'));
+    expect(bare.length).toBeGreaterThan(50);
+    expect(bare.filter((name) => !names.has(name))).toEqual([]);
+  });
+});
