@@ -7,7 +7,7 @@ import {
 import type { FaultRoute } from './faults.js';
 
 /** Where the API is served; the table's paths are below it. */
-export const API_PATH = '/api/v1';
+const API_PATH = '/api/v1';
 
 /** A path template as a hono path: `chats/{chat_id}/messages` -> `chats/:chat_id/messages`. */
 type HonoPath<P extends string> = P extends `${infer Head}{${infer Name}}${infer Rest}`
