@@ -1,40 +1,58 @@
 import {
-  ANSWERS,
-  type AnswerEndpoint,
-  INTERACTION_KINDS,
-  type InteractionKind,
-} from '../../contract/interactions.js';
+  ANSWER_ENDPOINTS,
+  ENDPOINTS,
+  type EndpointName,
+  type PathParamName,
+} from '../../contract/endpoints.js';
 import type { FaultRoute } from './faults.js';
 
-/** Where the chat routes are mounted. */
-export const CHATS_PATH = '/api/v1/chats';
+/** Where the API is served; the table's paths are below it. */
+const API_PATH = '/api/v1';
+
+/** A path template as a hono path: `chats/{chat_id}/messages` -> `chats/:chat_id/messages`. */
+type HonoPath<P extends string> = P extends `${infer Head}{${infer Name}}${infer Rest}`
+  ? `${Head}:${Name}${HonoPath<Rest>}`
+  : P;
+
+/** The hono path an endpoint is served at, as its handler's context is typed: its params are the template's. */
+export type RoutePath<N extends EndpointName> =
+  `${typeof API_PATH}/${HonoPath<(typeof ENDPOINTS)[N]['path']>}`;
 
 /**
- * The paths, under `CHATS_PATH`, of the routes that serve their own fault points. The route modules
- * register exactly these, and `routeOf` is derived from them, so the fault router cannot drift from the
- * routes.
+ * What each path parameter must look like for a route to match: a `skill_id` that is not an integer matches
+ * no route, so it is 404 like an unknown skill (before the scope check); any chat id reaches its route, which
+ * answers the same 404 for a malformed one as for another credential's (7.1).
  */
-export const ROUTE_PATHS = {
-  send: '/:chat_id/messages',
-  stream: '/:chat_id/messages/stream',
-  cancel: '/:chat_id/actions/cancel',
-} as const satisfies Partial<Record<FaultRoute, string>>;
+const PARAM_PATTERNS = { chat_id: '', skill_id: '{[0-9]+}' } as const satisfies Record<PathParamName, string>;
 
-/** The path under `CHATS_PATH` of the endpoint answering `kind` (4.5, 6): the `answer` named route. */
-export function answerPath(kind: InteractionKind): `/:chat_id/actions/${AnswerEndpoint}` {
-  return `/:chat_id/actions/${ANSWERS[kind].endpoint}`;
+/** The hono path of an endpoint: `skills/{skill_id}` -> `/api/v1/skills/:skill_id{[0-9]+}`. */
+export function routePath(name: EndpointName): string {
+  return `${API_PATH}/${ENDPOINTS[name].path}`.replace(
+    /\{(\w+)\}/g,
+    (_, param: PathParamName) => `:${param}${PARAM_PATTERNS[param]}`,
+  );
 }
 
-// `/:chat_id/messages` -> /^\/api\/v1\/chats\/[^/]+\/messages\/?$/
-const pattern = (path: string) => new RegExp(`^${`${CHATS_PATH}${path}`.replace(/:[a-z_]+/g, '[^/]+')}/?$`);
-
-const NAMED: ReadonlyArray<readonly [FaultRoute, RegExp]> = [
-  ...Object.entries(ROUTE_PATHS).map(([route, path]) => [route as FaultRoute, pattern(path)] as const),
-  ...INTERACTION_KINDS.map((kind) => ['answer', pattern(answerPath(kind))] as const),
+/**
+ * The endpoints whose handlers serve their own fault points, by the route a fault names them with; every
+ * other request is served by the faults whose route is a RegExp.
+ */
+const NAMED_ENDPOINTS: ReadonlyArray<readonly [EndpointName, FaultRoute]> = [
+  ['turns.send', 'send'],
+  ['turns.stream', 'stream'],
+  ['turns.cancel', 'cancel'],
+  ...Object.values(ANSWER_ENDPOINTS).map((name) => [name, 'answer'] as const),
 ];
+
+// `chats/{chat_id}/messages` -> /^\/api\/v1\/chats\/[^/]+\/messages\/?$/
+const pattern = (name: EndpointName) =>
+  new RegExp(`^${`${API_PATH}/${ENDPOINTS[name].path}`.replace(/\{\w+\}/g, '[^/]+')}/?$`);
+
+const NAMED = NAMED_ENDPOINTS.map(
+  ([name, route]) => ({ route, method: ENDPOINTS[name].method, regex: pattern(name) }) as const,
+);
 
 /** The named route of a request, if it has one: what the routes' own fault points serve. */
 export function routeOf(method: string, path: string): FaultRoute | undefined {
-  if (method !== 'POST') return undefined;
-  return NAMED.find(([, regex]) => regex.test(path))?.[0];
+  return NAMED.find((named) => named.method === method && named.regex.test(path))?.route;
 }

@@ -1,19 +1,21 @@
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { createMiddleware } from 'hono/factory';
+import { ENDPOINT_NAMES, ENDPOINTS } from '../../contract/endpoints.js';
 import type { MockStore } from '../state/store.js';
 import { pause } from '../time/clock.js';
 import type { TurnEngine } from '../turns/engine.js';
 import { ApiFailure, notFound } from '../wire/respond.js';
-import { authenticate, type MockEnv } from './auth.js';
+import { authenticate, type MockEnv, requireScopes } from './auth.js';
 import { dropConnection, type FaultRegistry, faultFailure, isDropped } from './faults.js';
-import { CHATS_PATH, routeOf } from './route-paths.js';
-import { actionRoutes } from './routes/actions.js';
-import { catalogRoutes } from './routes/catalog.js';
-import { chatRoutes } from './routes/chats.js';
-import { skillRoutes } from './routes/skills.js';
-import { turnRoutes } from './routes/turns.js';
-import { userRoutes } from './routes/users.js';
+import type { Handlers } from './handler.js';
+import { routeOf, routePath } from './route-paths.js';
+import { actionHandlers } from './routes/actions.js';
+import { catalogHandlers } from './routes/catalog.js';
+import { chatHandlers } from './routes/chats.js';
+import { skillHandlers } from './routes/skills.js';
+import { turnHandlers } from './routes/turns.js';
+import { userHandlers } from './routes/users.js';
 
 /** Options of `createMockService`. */
 export interface MockServiceOptions {
@@ -33,8 +35,9 @@ export interface MockService {
 
 /**
  * Builds the hono app: CORS first (a preflight carries no token), then authentication for everything
- * under `/api/v1`, then faults aimed at paths no route handles itself, then one route module per
- * resource. Failures thrown anywhere become the error body.
+ * under `/api/v1`, then faults aimed at paths no route handles itself, then one route per endpoint of the
+ * contract's table: its method and path, its scope check, its handler. Failures thrown anywhere become the
+ * error body.
  */
 export function createMockService({ store, engine, faults }: MockServiceOptions): MockService {
   const app = new Hono<MockEnv>();
@@ -52,12 +55,18 @@ export function createMockService({ store, engine, faults }: MockServiceOptions)
   app.use('/api/v1/*', patternFaults(faults));
 
   const sends = { store, engine, faults };
-  app.route('/api/v1/skills', skillRoutes(store));
-  app.route('/api/v1/users', userRoutes(store));
-  app.route('/api/v1/chat', catalogRoutes(store));
-  app.route(CHATS_PATH, chatRoutes(store));
-  app.route(CHATS_PATH, turnRoutes(sends));
-  app.route(CHATS_PATH, actionRoutes(sends));
+  const handlers = {
+    ...skillHandlers(store),
+    ...userHandlers(store),
+    ...catalogHandlers(store),
+    ...chatHandlers(store),
+    ...turnHandlers(sends),
+    ...actionHandlers(sends),
+  } satisfies Handlers;
+  for (const name of ENDPOINT_NAMES) {
+    const { method, scopes } = ENDPOINTS[name];
+    app.on(method, routePath(name), requireScopes(...scopes), handlers[name]);
+  }
 
   app.notFound(() => notFound().toResponse());
   app.onError((error) => {

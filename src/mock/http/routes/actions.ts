@@ -1,5 +1,6 @@
-import { Hono } from 'hono';
+import type { Context } from 'hono';
 import type * as z from 'zod/mini';
+import { ANSWER_ENDPOINTS } from '../../../contract/endpoints.js';
 import { ANSWERS, CancelSchema, type InteractionKind } from '../../../contract/interactions.js';
 import type { InteractionAnswer } from '../../model/model.js';
 import { parseChatId, visibleChat } from '../../state/chat-records.js';
@@ -12,14 +13,18 @@ import {
 } from '../../turns/interactions.js';
 import { readJson, validate } from '../../wire/input.js';
 import { success } from '../../wire/respond.js';
-import { type MockEnv, requireScopes } from '../auth.js';
+import type { MockEnv } from '../auth.js';
 import { faultAfter, faultFailure } from '../faults.js';
-import { answerPath, ROUTE_PATHS } from '../route-paths.js';
+import type { Handlers } from '../handler.js';
+import type { RoutePath } from '../route-paths.js';
 import type { SendContext } from '../send.js';
 
+/** The context of an answer endpoint's handler: its path holds the chat id. */
+type AnswerContext = Context<MockEnv, RoutePath<(typeof ANSWER_ENDPOINTS)[InteractionKind]>>;
+
 /**
- * An answer endpoint: the kind it answers, its body schema (the contract's `ANSWERS`, which also gives its
- * path), and how a valid body becomes the answer.
+ * An answer endpoint: the kind it answers, its body schema (the contract's `ANSWERS`), and how a valid body
+ * becomes the answer.
  */
 interface AnswerEndpoint<B extends { action_id: string }> {
   kind: InteractionKind;
@@ -29,17 +34,18 @@ interface AnswerEndpoint<B extends { action_id: string }> {
 }
 
 /**
- * The interaction answers (4.5) and the cancel (4.6), mounted at `/api/v1/chats`. An answer is checked in
- * this order: scope 403, body 400/413, schema 422, the interaction (404 `api_v1_action_not_found`: unknown,
- * expired, another credential's, another chat's, or of another kind; 409 `api_v1_action_not_pending`),
- * what its kind needs (422), then a `respond` fault, then it is applied.
+ * The interaction answers (4.5) and the cancel (4.6). After the scope check (403), an answer is checked in
+ * this order: body 400/413, schema 422, the interaction (404 `api_v1_action_not_found`: unknown, expired,
+ * another credential's, another chat's, or of another kind; 409 `api_v1_action_not_pending`), what its kind
+ * needs (422), then a `respond` fault, then it is applied.
  */
-export function actionRoutes(context: SendContext): Hono<MockEnv> {
-  const routes = new Hono<MockEnv>();
+export function actionHandlers(context: SendContext) {
   const { store, engine, faults } = context;
 
-  const answers = <B extends { action_id: string }>(spec: AnswerEndpoint<B>) => {
-    routes.post(answerPath(spec.kind), requireScopes('chat:write'), async (c) => {
+  /** The handler of an answer endpoint. */
+  const answers =
+    <B extends { action_id: string }>(spec: AnswerEndpoint<B>) =>
+    async (c: AnswerContext) => {
       const credential = c.get('credential');
       const request = c.req.raw;
       const body = validate(spec.schema, await readJson(request));
@@ -54,64 +60,63 @@ export function actionRoutes(context: SendContext): Hono<MockEnv> {
         after ??
         success({ action_id: interaction.action_id, state: 'resolved' }, { message: 'Interaction resolved.' })
       );
-    });
-  };
+    };
 
-  answers({
-    kind: 'tool_approval',
-    schema: ANSWERS.tool_approval.schema,
-    answer: (interaction, body) => ({
+  return {
+    [ANSWER_ENDPOINTS.tool_approval]: answers({
       kind: 'tool_approval',
-      decisions: checkDecisions(interaction, body.decisions),
-      by: 'client',
+      schema: ANSWERS.tool_approval.schema,
+      answer: (interaction, body) => ({
+        kind: 'tool_approval',
+        decisions: checkDecisions(interaction, body.decisions),
+        by: 'client',
+      }),
     }),
-  });
-  answers({
-    kind: 'plan_approval',
-    schema: ANSWERS.plan_approval.schema,
-    answer: (_, body) => ({ kind: 'plan_approval', action: body.action, by: 'client' }),
-  });
-  answers({
-    kind: 'elicitation',
-    schema: ANSWERS.elicitation.schema,
-    answer: (interaction, body) => {
-      if (body.action !== 'accept' || !body.content)
-        return { kind: 'elicitation', action: body.action, by: 'client' };
-      checkElicitationContent(interaction, body.content);
-      return { kind: 'elicitation', action: 'accept', content: { ...body.content }, by: 'client' };
+    [ANSWER_ENDPOINTS.plan_approval]: answers({
+      kind: 'plan_approval',
+      schema: ANSWERS.plan_approval.schema,
+      answer: (_, body) => ({ kind: 'plan_approval', action: body.action, by: 'client' }),
+    }),
+    [ANSWER_ENDPOINTS.elicitation]: answers({
+      kind: 'elicitation',
+      schema: ANSWERS.elicitation.schema,
+      answer: (interaction, body) => {
+        if (body.action !== 'accept' || !body.content)
+          return { kind: 'elicitation', action: body.action, by: 'client' };
+        checkElicitationContent(interaction, body.content);
+        return { kind: 'elicitation', action: 'accept', content: { ...body.content }, by: 'client' };
+      },
+    }),
+    [ANSWER_ENDPOINTS.auth_required]: answers({
+      kind: 'auth_required',
+      schema: ANSWERS.auth_required.schema,
+      answer: () => ({ kind: 'auth_required', action: 'cancel', by: 'client' }),
+    }),
+
+    'turns.cancel': async (c) => {
+      const credential = c.get('credential');
+      const request = c.req.raw;
+      const body = validate(CancelSchema, await readJson(request));
+      // 4.6: cancelling never creates a chat.
+      const chat = visibleChat(store, credential, c.req.param('chat_id'));
+      // 4.6 idempotent: an own interaction in any state names its turn; cancelling a finished one is a no-op.
+      const interaction =
+        body.action_id === undefined ? undefined : ownInteraction(store, credential, chat.id, body.action_id);
+      const before = faults.take('cancel', request, 'before');
+      // 7.6: a cancel that could not be delivered leaves the turn running.
+      if (before && 'respond' in before) throw faultFailure(before.respond);
+      const turnId = interaction?.turn_id ?? engine.runningIn(chat.id)?.turn.id;
+      const cancelled = turnId !== undefined && engine.cancel(turnId);
+      const after = await faultAfter(faults, 'cancel', request);
+      return (
+        after ??
+        success(
+          { chat_id: chat.id, cancelled },
+          { message: cancelled ? 'Turn cancelled.' : 'No turn to cancel.' },
+        )
+      );
     },
-  });
-  answers({
-    kind: 'auth_required',
-    schema: ANSWERS.auth_required.schema,
-    answer: () => ({ kind: 'auth_required', action: 'cancel', by: 'client' }),
-  });
-
-  routes.post(ROUTE_PATHS.cancel, requireScopes('chat:write'), async (c) => {
-    const credential = c.get('credential');
-    const request = c.req.raw;
-    const body = validate(CancelSchema, await readJson(request));
-    // 4.6: cancelling never creates a chat.
-    const chat = visibleChat(store, credential, c.req.param('chat_id'));
-    // 4.6 idempotent: an own interaction in any state names its turn; cancelling a finished one is a no-op.
-    const interaction =
-      body.action_id === undefined ? undefined : ownInteraction(store, credential, chat.id, body.action_id);
-    const before = faults.take('cancel', request, 'before');
-    // 7.6: a cancel that could not be delivered leaves the turn running.
-    if (before && 'respond' in before) throw faultFailure(before.respond);
-    const turnId = interaction?.turn_id ?? engine.runningIn(chat.id)?.turn.id;
-    const cancelled = turnId !== undefined && engine.cancel(turnId);
-    const after = await faultAfter(faults, 'cancel', request);
-    return (
-      after ??
-      success(
-        { chat_id: chat.id, cancelled },
-        { message: cancelled ? 'Turn cancelled.' : 'No turn to cancel.' },
-      )
-    );
-  });
-
-  return routes;
+  } satisfies Partial<Handlers>;
 }
 
 /**

@@ -1,4 +1,3 @@
-import { Hono } from 'hono';
 import { LIMITS } from '../../../contract/limits.js';
 import { type Skill, SkillCreateSchema, SkillUpdateSchema } from '../../../contract/skill.js';
 import { charCount } from '../../../contract/text.js';
@@ -8,19 +7,15 @@ import { createSkill, deleteSkill, toggleSkill, unique, updateSkill } from '../.
 import type { CredentialRecord, MockStore, SkillRecord } from '../../state/store.js';
 import { readJson, validate } from '../../wire/input.js';
 import { ApiFailure, notFound, success } from '../../wire/respond.js';
-import { type MockEnv, requireScopes } from '../auth.js';
+import type { Handlers } from '../handler.js';
 import { paginate } from '../paging.js';
 
 /**
- * The skills endpoints (4.1), mounted at `/api/v1/skills`. Each handler checks in the order the mock
- * promises: scope 403, JSON 400, validation 422, existence 404, policy 403, references 422; nothing is
- * saved until every check passed.
+ * The skills endpoints (4.1). After the scope check (403), each handler checks in the order the mock
+ * promises: JSON 400, validation 422, existence 404, policy 403, references 422; nothing is saved until
+ * every check passed.
  */
-export function skillRoutes(store: MockStore): Hono<MockEnv> {
-  const routes = new Hono<MockEnv>();
-  // A `skill_id` that is not an integer matches no route: 404, like an unknown skill.
-  const one = '/:skill_id{[0-9]+}';
-
+export function skillHandlers(store: MockStore) {
   /** Finds a skill the credential sees; anything else is 404, never 403 (section 5). */
   const visibleSkill = (credential: CredentialRecord, rawId: string): SkillRecord => {
     const skill = store.skillsById.get(Number(rawId));
@@ -28,67 +23,67 @@ export function skillRoutes(store: MockStore): Hono<MockEnv> {
     return skill;
   };
 
-  routes.get('/', requireScopes('skills:read'), (c) => {
-    const credential = c.get('credential');
-    const visible = [...store.skillsById.values()]
-      .filter((skill) => canSeeSkill(credential, skill))
-      .sort((a, b) => a.id - b.id);
-    const { items, meta } = paginate(visible, new URL(c.req.url).searchParams);
-    return success(items.map(publicSkill), { page: meta });
-  });
+  return {
+    'skills.list': (c) => {
+      const credential = c.get('credential');
+      const visible = [...store.skillsById.values()]
+        .filter((skill) => canSeeSkill(credential, skill))
+        .sort((a, b) => a.id - b.id);
+      const { items, meta } = paginate(visible, new URL(c.req.url).searchParams);
+      return success(items.map(publicSkill), { page: meta });
+    },
 
-  routes.post('/', requireScopes('skills:write'), async (c) => {
-    const credential = c.get('credential');
-    const body = await readJson(c.req.raw);
-    checkInstructionsLength(body);
-    const input = validate(SkillCreateSchema, body);
-    if (credential.allow.skills) {
-      throw new ApiFailure(
-        403,
-        'api_v1_resource_policy_create_denied',
-        'This token is restricted to listed skills and cannot create new ones.',
-      );
-    }
-    checkPlacement(store, credential, input);
-    checkRefs(store, credential, input.instructions);
-
-    const skill = createSkill(store, credential, input);
-    return success(publicSkill(skill), { status: 201, message: 'Skill created.' });
-  });
-
-  routes.get(one, requireScopes('skills:read'), (c) => {
-    return success(publicSkill(visibleSkill(c.get('credential'), c.req.param('skill_id'))));
-  });
-
-  routes.patch(one, requireScopes('skills:write'), async (c) => {
-    const credential = c.get('credential');
-    const body = await readJson(c.req.raw);
-    checkInstructionsLength(body);
-    const input = validate(SkillUpdateSchema, body);
-    const skill = visibleSkill(credential, c.req.param('skill_id'));
-    checkPlacement(store, credential, input);
-    // 4.1: references are revalidated when the instructions change; resending the same text is no change.
-    if (input.instructions !== undefined && input.instructions !== skill.instructions) {
+    'skills.create': async (c) => {
+      const credential = c.get('credential');
+      const body = await readJson(c.req.raw);
+      checkInstructionsLength(body);
+      const input = validate(SkillCreateSchema, body);
+      if (credential.allow.skills) {
+        throw new ApiFailure(
+          403,
+          'api_v1_resource_policy_create_denied',
+          'This token is restricted to listed skills and cannot create new ones.',
+        );
+      }
+      checkPlacement(store, credential, input);
       checkRefs(store, credential, input.instructions);
-    }
 
-    updateSkill(skill, input);
-    return success(publicSkill(skill), { message: 'Skill updated.' });
-  });
+      const skill = createSkill(store, credential, input);
+      return success(publicSkill(skill), { status: 201, message: 'Skill created.' });
+    },
 
-  routes.patch(`${one}/toggle`, requireScopes('skills:write'), (c) => {
-    const skill = visibleSkill(c.get('credential'), c.req.param('skill_id'));
-    const active = toggleSkill(skill);
-    return success(publicSkill(skill), { message: active ? 'Skill enabled.' : 'Skill disabled.' });
-  });
+    'skills.get': (c) => {
+      return success(publicSkill(visibleSkill(c.get('credential'), c.req.param('skill_id'))));
+    },
 
-  routes.delete(one, requireScopes('skills:write'), (c) => {
-    const skill = visibleSkill(c.get('credential'), c.req.param('skill_id'));
-    deleteSkill(store, skill);
-    return success({ id: skill.id }, { message: 'Skill deleted.' });
-  });
+    'skills.update': async (c) => {
+      const credential = c.get('credential');
+      const body = await readJson(c.req.raw);
+      checkInstructionsLength(body);
+      const input = validate(SkillUpdateSchema, body);
+      const skill = visibleSkill(credential, c.req.param('skill_id'));
+      checkPlacement(store, credential, input);
+      // 4.1: references are revalidated when the instructions change; resending the same text is no change.
+      if (input.instructions !== undefined && input.instructions !== skill.instructions) {
+        checkRefs(store, credential, input.instructions);
+      }
 
-  return routes;
+      updateSkill(skill, input);
+      return success(publicSkill(skill), { message: 'Skill updated.' });
+    },
+
+    'skills.toggle': (c) => {
+      const skill = visibleSkill(c.get('credential'), c.req.param('skill_id'));
+      const active = toggleSkill(skill);
+      return success(publicSkill(skill), { message: active ? 'Skill enabled.' : 'Skill disabled.' });
+    },
+
+    'skills.delete': (c) => {
+      const skill = visibleSkill(c.get('credential'), c.req.param('skill_id'));
+      deleteSkill(store, skill);
+      return success({ id: skill.id }, { message: 'Skill deleted.' });
+    },
+  } satisfies Partial<Handlers>;
 }
 
 /** The fields of 2.2, in its order; owner, sharing and deletion stay inside the mock. */
