@@ -1,5 +1,5 @@
 import { KNOWN_CODES } from '../contract/codes.js';
-import { ENDPOINT_NAMES, ENDPOINTS } from '../contract/endpoints.js';
+import { ENDPOINT_NAMES, ENDPOINTS, pathPattern } from '../contract/endpoints.js';
 import type { Coverage } from './types.js';
 import type { Wire } from './wire.js';
 
@@ -11,7 +11,7 @@ const MATCHERS = ENDPOINT_NAMES.filter((name) => !('outsideContract' in ENDPOINT
   const { method, path } = ENDPOINTS[name];
   return {
     endpoint: `${method} /api/v1/${path}`,
-    pattern: new RegExp(`^${method} /api/v1/${path.replace(/\{\w+\}/g, '[^/]+')}$`),
+    pattern: new RegExp(`^${method} ${pathPattern(path)}$`),
   };
 });
 

@@ -313,3 +313,14 @@ export type PathParams<P extends string> = {
 
 /** The schema of an endpoint's `data` (one page's array for a list). */
 export type DataOf<E extends Endpoint> = E extends { data: z.ZodMiniType<infer T> } ? T : never;
+
+/** Where every path of the contract starts (9). */
+export const API_PREFIX = '/api/v1';
+
+/**
+ * The source of a RegExp matching the request paths of a path template, unanchored:
+ * `chats/{chat_id}/messages` -> `/api/v1/chats/[^/]+/messages`.
+ */
+export function pathPattern(path: string): string {
+  return `${API_PREFIX}/${path}`.replace(/\{\w+\}/g, '[^/]+');
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ENDPOINTS } from '../../src/contract/endpoints.js';
+import { ENDPOINTS, pathPattern } from '../../src/contract/endpoints.js';
 import type { Client } from '../../src/index.js';
 import { CLIENT_ENDPOINTS, type ClientEndpoint, PUBLIC_METHODS } from '../support/client-endpoints.js';
 import { fakeClient } from '../support/fake-client.js';
@@ -36,8 +36,7 @@ const SAMPLES = {
   'actions.cancelAuth': (c) => c.actions.cancelAuth(CHAT, ANSWER),
 } satisfies Record<ClientEndpoint, (client: Client) => unknown>;
 
-/** `chats/{chat_id}/messages` -> /^\/api\/v1\/chats\/[^/]+\/messages$/ */
-const pattern = (path: string) => new RegExp(`^/api/v1/${path.replace(/\{\w+\}/g, '[^/]+')}$`);
+const pattern = (path: string) => new RegExp(`^${pathPattern(path)}$`);
 
 describe('4 the endpoint table drives the client', () => {
   it('4 the resources have exactly one method per endpoint of the table, and the composed ones', () => {

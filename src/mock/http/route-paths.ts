@@ -1,13 +1,12 @@
 import {
   ANSWER_ENDPOINTS,
+  API_PREFIX,
   ENDPOINTS,
   type EndpointName,
   type PathParamName,
+  pathPattern,
 } from '../../contract/endpoints.js';
 import type { FaultRoute } from './faults.js';
-
-/** Where the API is served; the table's paths are below it. */
-const API_PATH = '/api/v1';
 
 /** A path template as a hono path: `chats/{chat_id}/messages` -> `chats/:chat_id/messages`. */
 type HonoPath<P extends string> = P extends `${infer Head}{${infer Name}}${infer Rest}`
@@ -16,7 +15,7 @@ type HonoPath<P extends string> = P extends `${infer Head}{${infer Name}}${infer
 
 /** The hono path an endpoint is served at, as its handler's context is typed: its params are the template's. */
 export type RoutePath<N extends EndpointName> =
-  `${typeof API_PATH}/${HonoPath<(typeof ENDPOINTS)[N]['path']>}`;
+  `${typeof API_PREFIX}/${HonoPath<(typeof ENDPOINTS)[N]['path']>}`;
 
 /**
  * What each path parameter must look like for a route to match: a `skill_id` that is not an integer matches
@@ -27,7 +26,7 @@ const PARAM_PATTERNS = { chat_id: '', skill_id: '{[0-9]+}' } as const satisfies 
 
 /** The hono path of an endpoint: `skills/{skill_id}` -> `/api/v1/skills/:skill_id{[0-9]+}`. */
 export function routePath(name: EndpointName): string {
-  return `${API_PATH}/${ENDPOINTS[name].path}`.replace(
+  return `${API_PREFIX}/${ENDPOINTS[name].path}`.replace(
     /\{(\w+)\}/g,
     (_, param: PathParamName) => `:${param}${PARAM_PATTERNS[param]}`,
   );
@@ -44,9 +43,7 @@ const NAMED_ENDPOINTS: ReadonlyArray<readonly [EndpointName, FaultRoute]> = [
   ...Object.values(ANSWER_ENDPOINTS).map((name) => [name, 'answer'] as const),
 ];
 
-// `chats/{chat_id}/messages` -> /^\/api\/v1\/chats\/[^/]+\/messages\/?$/
-const pattern = (name: EndpointName) =>
-  new RegExp(`^${`${API_PATH}/${ENDPOINTS[name].path}`.replace(/\{\w+\}/g, '[^/]+')}/?$`);
+const pattern = (name: EndpointName) => new RegExp(`^${pathPattern(ENDPOINTS[name].path)}/?$`);
 
 const NAMED = NAMED_ENDPOINTS.map(
   ([name, route]) => ({ route, method: ENDPOINTS[name].method, regex: pattern(name) }) as const,
