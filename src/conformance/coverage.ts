@@ -4,7 +4,7 @@ import type { Coverage } from './types.js';
 import type { Wire } from './wire.js';
 
 /** The endpoints of section 4, as its tables write them (the answer endpoints from the contract's `ANSWERS`). */
-export const ENDPOINTS: readonly string[] = [
+const ENDPOINTS: readonly string[] = [
   'GET /api/v1/skills',
   'POST /api/v1/skills',
   'GET /api/v1/skills/{skill_id}',

@@ -3,7 +3,7 @@ import { EVENTS, type EventName, type EventTable, isEventName } from '../contrac
 import type { RawEvent } from './sse.js';
 
 /** The validated payload of each event of `T`, by name. */
-export type PayloadsOf<T extends EventTable> = { [K in keyof T]: z.infer<T[K]['schema']> };
+type PayloadsOf<T extends EventTable> = { [K in keyof T]: z.infer<T[K]['schema']> };
 /** The validated payload of each event of the contract, by name. */
 export type Payloads = PayloadsOf<typeof EVENTS>;
 

@@ -17,7 +17,7 @@ export const DIRECTIVE_NAMES = [
 ] as const;
 
 /** A directive name. */
-export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
+type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
 
 /** One directive as written: its name and its `key=value` parameters. */
 export interface Directive {

@@ -46,7 +46,7 @@ export function turnRoutes(context: SendContext): Hono<MockEnv> {
 }
 
 /** The stored turn of an outcome, once it is saved. */
-export async function finishedTurn(outcome: SendOutcome): Promise<TurnRecord> {
+async function finishedTurn(outcome: SendOutcome): Promise<TurnRecord> {
   if (outcome.kind === 'replay') return outcome.turn;
   await outcome.live.finished;
   return outcome.live.turn;
