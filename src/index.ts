@@ -1,6 +1,8 @@
 /**
- * `convo-sdk`: the client, its option and result types, errors, streams, interactions, pagination and
- * limits. The zod schemas live in `convo-sdk/schemas`; the mock in `convo-sdk/mock` and `convo-sdk/msw`.
+ * `convo-sdk`: the client, its option and result types, the error classes, the stream, interaction and page
+ * types, and the helpers the guides use. The contract as data (zod schemas, enumerations, `LIMITS`) lives in
+ * `convo-sdk/schemas`; the mock in `convo-sdk/mock` and `convo-sdk/msw`. api/convo-sdk.api.md records what
+ * this exports.
  *
  * @module
  */
@@ -14,15 +16,9 @@ export type {
   ChatUpdate,
   PermissionMode,
 } from './contract/chat.js';
-export { PERMISSION_MODES } from './contract/chat.js';
 export type { ErrorData, ErrorDataByCode, KnownCode, MessageCode } from './contract/codes.js';
-export { KNOWN_CODES } from './contract/codes.js';
-export {
-  type ElicitationValidator,
-  elicitationIssues,
-  jsonSchemaValidator,
-} from './contract/elicitation.js';
-export type { ErrorDetails, Meta, RetryAction } from './contract/envelope.js';
+export { type ElicitationValidator, jsonSchemaValidator } from './contract/elicitation.js';
+export type { ErrorDetails, RetryAction } from './contract/envelope.js';
 export type {
   ActionRequiredPayload,
   EventName,
@@ -30,7 +26,6 @@ export type {
   TerminalEventName,
   TurnFailure,
 } from './contract/events.js';
-export { EVENT_NAMES } from './contract/events.js';
 export type {
   ActionResult,
   ApproveToolBody,
@@ -46,11 +41,9 @@ export type {
   RespondPlanBody,
   ToolApprovalPayload,
 } from './contract/interactions.js';
-export { INTERACTION_KINDS } from './contract/interactions.js';
 export type { PlainIssue } from './contract/issues.js';
-export { LIMITS } from './contract/limits.js';
 export type { PageQuery } from './contract/page.js';
-export { SCOPES, type Scope } from './contract/scopes.js';
+export type { Scope } from './contract/scopes.js';
 export type {
   Skill,
   SkillCreate,
@@ -59,8 +52,6 @@ export type {
   SkillUpdate,
   SkillVisibility,
 } from './contract/skill.js';
-export { SKILL_LEVELS, SKILL_VISIBILITIES } from './contract/skill.js';
-export { charCount } from './contract/text.js';
 export type {
   Attachments,
   Message,
@@ -73,7 +64,6 @@ export type {
   TurnStreamBody,
   Usage,
 } from './contract/turn.js';
-export { ATTACHMENT_SCOPES, TURN_STATUSES } from './contract/turn.js';
 export {
   AbortError,
   AnswerOutcomeUnknownError,
@@ -108,7 +98,6 @@ export {
 } from './errors/index.js';
 export { ApiPromise, type WithResponse } from './http/api-promise.js';
 export { consoleLogger, type LogLevel } from './http/console-logger.js';
-export { CLIENT_DEFAULTS } from './http/defaults.js';
 export type {
   AfterResponseHook,
   BeforeErrorHook,
@@ -120,7 +109,6 @@ export { Page, PagePromise } from './http/page.js';
 export type { RetryInfo } from './http/policy-run.js';
 export type { Logger, RequestOptions } from './http/transport.js';
 export type { ClassifiedPayload } from './interactions/classify.js';
-export { BaseInteraction } from './interactions/interaction.js';
 export {
   AuthRequired,
   Elicitation,
@@ -130,11 +118,12 @@ export {
   UnknownInteraction,
 } from './interactions/kinds.js';
 export type { RelayedInteraction } from './interactions/relayed.js';
+// The resources and the streams' base are named by public signatures (`client.chats`, `extends`): the
+// declarations need them exported, and an export of a class is a value.
 export { Actions } from './resources/actions.js';
 export { Chats } from './resources/chats.js';
 export { Skills } from './resources/skills.js';
 export { Turns } from './resources/turns.js';
-
 export type {
   ActionRequiredEventOf,
   CancelledEvent,

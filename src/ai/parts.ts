@@ -90,7 +90,7 @@ export type ConvoUIMessage = UIMessage<ConvoMetadata, ConvoDataParts>;
 export type ConvoChunk = UIMessageChunk<ConvoMetadata, ConvoDataParts>;
 
 /** The data part name that marks a failover replace. */
-export const REPLACE_PART = 'data-convo-replace';
+const REPLACE_PART = 'data-convo-replace';
 
 /**
  * The text to show for a message: its text parts after the last failover replace, joined. At the end of a

@@ -16,7 +16,7 @@ export interface CommandIo {
 }
 
 /** The exit statuses of `convo-conformance`. */
-export const EXIT = { ok: 0, failed: 1, usage: 2, broken: 3 } as const;
+const EXIT = { ok: 0, failed: 1, usage: 2, broken: 3 } as const;
 
 /**
  * Runs `convo-conformance` with `argv`, credentials also read from `env`; resolves to its exit status

@@ -3,7 +3,7 @@ import { ValidationError } from '../index.js';
 import { TOKEN_NAMES, type Tokens } from './context.js';
 
 /** The environment variable of each credential. */
-export const TOKEN_ENV = {
+const TOKEN_ENV = {
   main: 'CONVO_API_TOKEN',
   other: 'CONVO_API_TOKEN_OTHER',
   limited: 'CONVO_API_TOKEN_LIMITED',

@@ -11,7 +11,7 @@ export interface Answered {
 }
 
 /** The request of `answer`, as a report shows it. */
-export function requestOf(answer: Answered | undefined): FailedRequest | undefined {
+function requestOf(answer: Answered | undefined): FailedRequest | undefined {
   return answer && { call: answer.call, status: answer.status, requestId: answer.requestId };
 }
 

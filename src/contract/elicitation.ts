@@ -16,7 +16,7 @@ export function isFlatValue(value: unknown): value is string | number | boolean 
 }
 
 /** The fields of `content` that break flatness, each as `content.<key>`. */
-export function flatIssues(content: Record<string, unknown>): PlainIssue[] {
+function flatIssues(content: Record<string, unknown>): PlainIssue[] {
   return Object.entries(content)
     .filter(([, value]) => !isFlatValue(value))
     .map(([key]) => ({ field: `content.${key}`, message: FLAT_VALUE_MESSAGE }));

@@ -81,5 +81,3 @@ export const ErrorBodySchema = z.looseObject({
     }),
   ),
 });
-/** The body of a failed response. */
-export type ErrorBody = z.infer<typeof ErrorBodySchema>;

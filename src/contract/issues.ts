@@ -11,7 +11,7 @@ export interface PlainIssue {
 }
 
 /** Dotted path of an issue (`attachments.file_ids.0`). */
-export function issuePath(issue: z.core.$ZodIssue): string {
+function issuePath(issue: z.core.$ZodIssue): string {
   return issue.path.map(String).join('.');
 }
 

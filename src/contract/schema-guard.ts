@@ -1,7 +1,7 @@
 import type { PlainIssue } from './issues.js';
 
 /** Bounds of a `requested_schema` this client validates against: it comes from a third-party connector. */
-export const SCHEMA_BOUNDS = {
+const SCHEMA_BOUNDS = {
   /** Largest schema, in characters of its JSON. */
   maxChars: 64 * 1024,
   /** Deepest nesting of objects and arrays. */

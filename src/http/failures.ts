@@ -75,7 +75,7 @@ const BY_STATUS: Partial<Record<number, new (init: ApiErrorInit) => ApiError>> =
 };
 
 /** An `ApiError` of the class its status calls for. */
-export function apiError(init: ApiErrorInit): ApiError {
+function apiError(init: ApiErrorInit): ApiError {
   const Class = BY_STATUS[init.status] ?? (init.status >= 500 ? InternalServerError : ApiError);
   return new Class(init);
 }
@@ -150,7 +150,7 @@ export function apiFailure(
 const GATEWAY_STATUSES: ReadonlySet<number> = new Set([408, 502, 503, 504]);
 
 /** The `code` of an `ApiError` whose response had no contract error body: `http_<status>`. */
-export function bareCode(status: number): string {
+function bareCode(status: number): string {
   return `http_${status}`;
 }
 

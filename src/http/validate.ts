@@ -37,7 +37,7 @@ export const MAX_TURN_BYTES = 2 ** 29;
  * Every numeric option of the client and of a call, with its range. A wait stops at `MAX_TIMER_MS`, so no
  * timer ever overflows; every wait is also bounded by the call's `timeout`, which stops there too.
  */
-export const OPTION_RANGES = {
+const OPTION_RANGES = {
   timeout: ms(1),
   maxRetries: count(10),
   'retryDelay.min': ms(0),

@@ -23,7 +23,7 @@ export interface ReadOptions {
 }
 
 /** Largest event the parser buffers, in characters (an event is bounded by the contract's own limits well below it). */
-export const MAX_EVENT_CHARS = 16 * 1024 * 1024;
+const MAX_EVENT_CHARS = 16 * 1024 * 1024;
 
 /**
  * Reads the events of an SSE body, decoding each chunk once and yielding the events of each chunk together:

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLIENT_DEFAULTS } from '../../src/index.js';
+import { CLIENT_DEFAULTS } from '../../src/http/defaults.js';
 
 const root = join(import.meta.dirname, '..', '..');
 

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Client, LIMITS, ValidationError } from '../../src/index.js';
+import { type Client, ValidationError } from '../../src/index.js';
+import { LIMITS } from '../../src/schemas.js';
 import { metadataOfBytes } from '../support/input-arbitraries.js';
 import { useTarget } from '../support/mock-targets.js';
 

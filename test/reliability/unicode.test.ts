@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { charCount, LIMITS, ValidationError } from '../../src/index.js';
+import { ValidationError } from '../../src/index.js';
+import { charCount, LIMITS } from '../../src/schemas.js';
 import { FUZZ_RUNS, itFuzzes } from '../support/fuzz.js';
 import { MOCK_TARGETS, useTarget } from '../support/mock-targets.js';
 

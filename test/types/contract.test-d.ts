@@ -4,6 +4,7 @@
  */
 import { describe, expectTypeOf, it } from 'vitest';
 import type * as z from 'zod/mini';
+import type { Meta } from '../../src/contract/envelope.js';
 import type {
   ActionRequiredPayload,
   ActionResult,
@@ -23,7 +24,6 @@ import type {
   ErrorDetails,
   Logger,
   Message,
-  Meta,
   PageQuery,
   PlanApprovalPayload,
   RequestOptions,

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
+import { elicitationIssues } from '../../src/contract/elicitation.js';
 import {
   Client,
   type Elicitation,
   type ElicitationValidator,
-  elicitationIssues,
   jsonSchemaValidator,
   type PlainIssue,
   ValidationError,
@@ -152,7 +152,7 @@ describe('4.5 the elicitation validator', () => {
     const error = await interaction.accept({} as never).catch((caught: unknown) => caught);
     expect((error as ValidationError).field).toBe('content.email');
     expect(answers).toEqual([]);
-    expect(await node.elicitationIssues(SCHEMA, { email: 5 })).toEqual([
+    expect(await elicitationIssues(SCHEMA, { email: 5 })).toEqual([
       { field: 'content.email', message: 'must be of type string' },
     ]);
   });

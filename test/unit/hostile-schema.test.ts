@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { elicitationIssues, jsonSchemaValidator } from '../../src/index.js';
+import { elicitationIssues, jsonSchemaValidator } from '../../src/contract/elicitation.js';
 import { cpuTimeOf } from '../support/cpu-time.js';
 
 const form = (email: Record<string, unknown>) => ({

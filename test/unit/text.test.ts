@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { charCount } from '../../src/index.js';
+import { charCount } from '../../src/schemas.js';
 
 describe('charCount', () => {
   it.each([

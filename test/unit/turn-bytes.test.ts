@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { CLIENT_DEFAULTS } from '../../src/http/defaults.js';
 import { MAX_TURN_BYTES } from '../../src/http/validate.js';
-import {
-  CLIENT_DEFAULTS,
-  RelayedTurnStream,
-  type StreamEvent,
-  TurnTooLargeError,
-  ValidationError,
-} from '../../src/index.js';
+import { RelayedTurnStream, type StreamEvent, TurnTooLargeError, ValidationError } from '../../src/index.js';
 import { fakeClient } from '../support/fake-client.js';
 import { fakeFetch } from '../support/fake-fetch.js';
 import { CHAT, chunkedBody, sseResponse, sseText, turnEvents } from '../support/sse.js';

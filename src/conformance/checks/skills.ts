@@ -8,7 +8,7 @@ import { expectUtc } from './fields.js';
 import { byId, findListed } from './lists.js';
 
 /** `data` parsed as a skill, or a failure naming what did not match. */
-export function skillOf(answer: Answer) {
+function skillOf(answer: Answer) {
   const parsed = SkillSchema.safeParse(answer.data);
   expectThat(parsed.success, 'data matching the skill of 2.2', () => show(answer.data), answer);
   return parsed.data;

@@ -7,7 +7,7 @@ import { expectThat, show } from '../verdict.js';
 import type { Check } from './check.js';
 
 /** The text the deltas before the terminal event fold to: a suffix each, or with `replace` the whole text (6). */
-export function foldDeltas(events: ReadonlyArray<{ event: string; data: unknown }>): string {
+function foldDeltas(events: ReadonlyArray<{ event: string; data: unknown }>): string {
   let text = '';
   for (const { event, data } of events) {
     // What comes after the terminal event is not part of the turn (rule 1 reports it).

@@ -20,7 +20,7 @@ export function isLoopback(hostname: string): boolean {
 }
 
 /** Whether `hostname` binds every interface: `0.0.0.0` or `[::]`. */
-export function isWildcard(hostname: string): boolean {
+function isWildcard(hostname: string): boolean {
   return hostname === '0.0.0.0' || hostname === '[::]';
 }
 

@@ -46,7 +46,7 @@ export class CredentialNames {
 }
 
 /** A token as the inspector may show it: `ta…(25)`, or `…(5)` for one under 8 characters. */
-export function maskToken(token: string): string {
+function maskToken(token: string): string {
   return `${token.length >= 8 ? token.slice(0, 2) : ''}…(${token.length})`;
 }
 

@@ -171,7 +171,7 @@ function routeOf(input: Record<string, unknown>): FaultRoute | RegExp {
 }
 
 /** A fault in words, as the page shows it. */
-export function describe(fault: MockFault): string {
+function describe(fault: MockFault): string {
   const route =
     fault.route instanceof RegExp ? `path ~ ${fault.route.source.replaceAll('\\', '')}` : fault.route;
   if ('respond' in fault) {

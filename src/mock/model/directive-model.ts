@@ -11,10 +11,10 @@ import type { FakeModel, InteractionAnswer, ModelAction, ModelInput } from './mo
 import { wordDeltas } from './words.js';
 
 /** Deltas sent before `[[mock:failover]]` replaces the text. */
-export const FAILOVER_AFTER_DELTAS = 2;
+const FAILOVER_AFTER_DELTAS = 2;
 
 /** What the answer becomes when a plan is rejected (mock-conventions.md: "a short answer"). */
-export const PLAN_REJECTED_ANSWER = 'Plan rejected.';
+const PLAN_REJECTED_ANSWER = 'Plan rejected.';
 
 /** The connector an `auth_required` interaction names: the fixture connector that is not connected. */
 const UNCONNECTED = { connector_id: 2, server: 'drive', display_name: 'Drive' } as const;

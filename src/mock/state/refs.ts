@@ -2,14 +2,8 @@ import { ApiFailure } from '../wire/respond.js';
 import { canSeeSkill, canUseConnector, canUseFile, canUseLibrary, canUseTool } from './access.js';
 import type { CredentialRecord, MockStore } from './store.js';
 
-/** The reference types skill instructions may cite (`{{library:1}}`, 4.1). */
-export const REF_TYPES = ['library', 'file', 'connector', 'tool', 'skill'] as const;
-
-/** A reference type. */
-export type RefType = (typeof REF_TYPES)[number];
-
 /** An id as the instructions wrote it: a number for a plain decimal integer, the raw text otherwise. */
-export type WrittenId = number | string;
+type WrittenId = number | string;
 
 // `{{type:id}}`, spaces around either part tolerated; `{{name}}` without a colon is not a reference.
 const REFERENCE = /\{\{([^{}:]+):([^{}]*)\}\}/g;
@@ -20,7 +14,7 @@ const REFERENCE = /\{\{([^{}:]+):([^{}]*)\}\}/g;
  * Invalid: an unknown type, an id that is not an integer, that does not exist, or that the credential
  * cannot use (rules of access.ts).
  */
-export function invalidRefs(
+function invalidRefs(
   store: MockStore,
   credential: CredentialRecord,
   instructions: string,
@@ -50,6 +44,7 @@ export function checkRefs(store: MockStore, credential: CredentialRecord, instru
   }
 }
 
+/** Whether `credential` may cite `{{type:id}}`; the types skill instructions may cite are the cases (4.1). */
 function isUsable(store: MockStore, credential: CredentialRecord, type: string, id: number): boolean {
   const { fixtures } = store;
   switch (type) {

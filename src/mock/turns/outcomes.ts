@@ -12,7 +12,7 @@ import type { StreamEvent } from './event-log.js';
  */
 
 /** Codes of failures caused by an outage: their `message.error` carries `details` (section 6). */
-export const OUTAGE_CODES = [
+const OUTAGE_CODES = [
   'upstream_error',
   'persistence_failed',
   'outcome_unknown',
@@ -37,7 +37,7 @@ export function turnFailure(
  * `check_status`: a dispatched turn's error is `retryable: false` (6), and even `upstream_error` may have had
  * effects, so "resend as is" would contradict it.
  */
-export function outageDetails(code: string, requestId: string): ErrorDetails {
+function outageDetails(code: string, requestId: string): ErrorDetails {
   const unknown = code !== 'upstream_error';
   return {
     schema_version: 1,

@@ -6,7 +6,7 @@
  */
 
 /** The longest stretch of a turn's work between two chances for other requests to run, in ms. */
-export const SLICE_MS = 4;
+const SLICE_MS = 4;
 
 /** A function to await after each unit of work: resolves at once, or after a macrotask once a slice ran out. */
 export function slicer(sliceMs = SLICE_MS): () => Promise<void> {

@@ -22,7 +22,7 @@ export interface SuccessOptions {
 }
 
 /** A JSON response; every answer of the mock goes through here so the content type is always the same. */
-export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', ...headers },

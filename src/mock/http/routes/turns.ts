@@ -48,7 +48,7 @@ export function turnHandlers(context: SendContext) {
 }
 
 /** The stored turn of an outcome, once it is saved. */
-export async function finishedTurn(outcome: SendOutcome): Promise<TurnRecord> {
+async function finishedTurn(outcome: SendOutcome): Promise<TurnRecord> {
   if (outcome.kind === 'replay') return outcome.turn;
   await outcome.live.finished;
   return outcome.live.turn;
