@@ -41,7 +41,7 @@ export type OperationKind =
   | 'cancel';
 
 /** An HTTP method the contract uses. */
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** The ids a path template holds, each with the check it passes before it goes into the path. */
 export const PATH_PARAMS = { chat_id: ChatIdSchema, skill_id: IntId } as const;

@@ -7,9 +7,7 @@ import type { RoutePath } from './route-paths.js';
  * What serves one endpoint once the credential passed its scope check: its context's params are those of the
  * endpoint's path template, so a handler reads only ids its path has.
  */
-export type Handler<N extends EndpointName> = (
-  c: Context<MockEnv, RoutePath<N>>,
-) => Response | Promise<Response>;
+type Handler<N extends EndpointName> = (c: Context<MockEnv, RoutePath<N>>) => Response | Promise<Response>;
 
 /**
  * A handler for every endpoint of the table. Each route module returns its share `satisfies Partial<Handlers>`
