@@ -132,9 +132,9 @@ function bodyComponent(name: EndpointName, endpoint: Endpoint, doc: EndpointDoc)
   for (const [field, value] of Object.entries(doc.defaults ?? {}))
     if (properties[field]) properties[field].default = value;
   if (properties.attachments) properties.attachments = ref('Attachments');
-  BODY_FACTS[name]?.(schema);
-  if (doc.example) schema.examples = [doc.example];
-  COMPONENTS[`${pascal(name)}Body`] = schema;
+  const published = BODY_FACTS[name]?.(schema) ?? schema;
+  if (doc.example) published.examples = [doc.example];
+  COMPONENTS[`${pascal(name)}Body`] = published;
   return ref(`${pascal(name)}Body`);
 }
 
@@ -255,24 +255,37 @@ Object.assign(COMPONENTS.ActionRequiredEvent!.properties as Json, {
   resolution: { type: 'string', description: 'auth_required: connect_in_ui_or_cancel.' },
 });
 
-/** Facts of the request bodies zod cannot carry (4.3, 4.5), by endpoint. */
-const BODY_FACTS: Partial<Record<EndpointName, (schema: Json) => void>> = {
-  'turns.send': (schema) => {
-    schema.required = [...(schema.required as string[]), 'permission_mode'];
-    (schema.properties as Json).permission_mode = {
-      const: 'auto',
-      description:
-        'The service’s default is manual, which this endpoint answers with 409 api_v1_sync_requires_auto: send auto.',
-    };
-  },
-  'actions.respondElicitation': (schema) => {
-    (schema.properties as Json).content = {
+/** Facts of the request bodies zod cannot carry (4.3, 4.5), by endpoint: each gives the schema to publish. */
+const BODY_FACTS: Partial<Record<EndpointName, (schema: Json) => Json>> = {
+  'turns.send': (schema) => ({
+    ...schema,
+    required: [...(schema.required as string[]), 'permission_mode'],
+    properties: {
+      ...(schema.properties as Json),
+      permission_mode: {
+        const: 'auto',
+        description:
+          'The service’s default is manual, which this endpoint answers with 409 api_v1_sync_requires_auto: send auto.',
+      },
+    },
+  }),
+  // Two shapes, so that a generated client cannot send accept without content: accept with a flat content,
+  // decline or cancel with content optional.
+  'actions.respondElicitation': ({ properties, required, ...schema }) => {
+    const content = {
       type: 'object',
-      description: 'A flat object satisfying payload.requested_schema; required with accept.',
+      description: 'A flat object satisfying payload.requested_schema.',
       additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
     };
-    // "content is required with accept": an accept without content matches neither branch.
-    schema.anyOf = [{ properties: { action: { enum: ['decline', 'cancel'] } } }, { required: ['content'] }];
+    const shape = (action: Json, needs: string[]) => ({
+      ...schema,
+      properties: { ...(properties as Json), action, content },
+      required: [...(required as string[]), ...needs],
+    });
+    return {
+      description: 'content is required with accept and must be a flat object (4.5).',
+      oneOf: [shape({ const: 'accept' }, ['content']), shape({ enum: ['decline', 'cancel'] }, [])],
+    };
   },
 };
 
