@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { createMock } from '../../src/mock/index.js';
+import { takeAnswerProblems } from '../support/mock-answers-setup.js';
+import { answerProblem } from '../support/openapi-answers.js';
+
+// The check every test's mock answers go through (test/support/mock-answers-setup.ts), proven able to fail.
+const auth = { authorization: 'Bearer mock-token', 'content-type': 'application/json' };
+const skill = {
+  id: 1,
+  name: 'n',
+  description: '',
+  instructions: 'i',
+  icon: '',
+  level: 'personal',
+  visibility: 'public',
+  workspace_id: null,
+  is_active: true,
+  created_at: '2026-01-01T00:00:00Z',
+};
+const ok = (data: unknown) => ({
+  status: 'success',
+  message: 'OK',
+  message_code: 'api_v1_ok',
+  data,
+  meta: { request_id: crypto.randomUUID() },
+});
+const json = 'application/json; charset=utf-8';
+
+describe('answers checked against openapi.json', () => {
+  it('2.1: a skill that fits passes; one without its id, an undocumented status or type is named', () => {
+    expect(answerProblem('GET', '/api/v1/skills/1', 200, json, ok(skill))).toBeUndefined();
+    const { id: _, ...noId } = skill;
+    expect(answerProblem('GET', '/api/v1/skills/1', 200, json, ok(noId))).toMatch(
+      /^GET \/api\/v1\/skills\/1 -> 200: .*id/,
+    );
+    expect(answerProblem('GET', '/api/v1/skills/1', 409, json, {})).toMatch(/status not documented/);
+    expect(answerProblem('GET', '/api/v1/skills/1', 200, 'text/html', '<p>')).toMatch(
+      /content type text\/html not documented/,
+    );
+  });
+
+  it('2.1: meta.request_id is a uuid, meta.page of a list at least 1', () => {
+    const list = { ...ok([]), meta: { request_id: crypto.randomUUID(), page: 0, size: 50, total: 0 } };
+    expect(answerProblem('GET', '/api/v1/chats', 200, json, list)).toMatch(/page/);
+    const meta = { ...ok(skill), meta: { request_id: 'r1' } };
+    expect(answerProblem('GET', '/api/v1/skills/1', 200, json, meta)).toMatch(/request_id/);
+  });
+
+  it('7.3: the sync send’s 502 takes a model’s own code with the turn’s ids; 7.5 codes stay closed', () => {
+    const ids = { chat_id: crypto.randomUUID(), message_id: 3 };
+    const failure = (code: string, data: unknown) => ({
+      status: 'error',
+      message: code,
+      message_code: code,
+      data,
+    });
+    const send = `/api/v1/chats/${ids.chat_id}/messages`;
+    expect(answerProblem('POST', send, 502, json, failure('model_overloaded', ids))).toBeUndefined();
+    expect(answerProblem('POST', send, 502, json, failure('model_overloaded', null))).toMatch(/data/);
+    const answer = `/api/v1/chats/${ids.chat_id}/actions/approve-tool`;
+    expect(answerProblem('POST', answer, 409, json, failure('model_overloaded', null))).toMatch(
+      /message_code/,
+    );
+  });
+
+  it('every answer of the in-process mock is checked: a stored skill the document refuses is reported', async () => {
+    const mock = createMock();
+    const created = await mock.fetch('/api/v1/skills', {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ name: 'n', instructions: 'i' }),
+    });
+    const { data } = (await created.json()) as { data: { id: number } };
+    expect(takeAnswerProblems()).toEqual([]);
+    // A record no route would write: the answer built from it breaks the document.
+    Object.assign(mock.store.skillsById.get(data.id)!, { is_active: 'yes' });
+    await mock.fetch(`/api/v1/skills/${data.id}`, { headers: auth });
+    expect(takeAnswerProblems()).toEqual([
+      expect.stringMatching(/^GET \/api\/v1\/skills\/\d+ -> 200: .*is_active/),
+    ]);
+  });
+
+  it('an answer a fault shaped is exempt; the same answer without the fault is reported', async () => {
+    const mock = createMock();
+    const teapot = { status: 418, code: 'teapot' };
+    mock.faults.add({ route: /^\/api\/v1\/skills\/1$/, respond: teapot });
+    const faulted = await mock.fetch('/api/v1/skills/1', { headers: auth });
+    expect(faulted.status).toBe(418);
+    expect(takeAnswerProblems()).toEqual([]);
+    expect(answerProblem('GET', '/api/v1/skills/1', 418, json, await faulted.json())).toMatch(
+      /status not documented/,
+    );
+  });
+});
