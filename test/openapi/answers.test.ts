@@ -1,3 +1,4 @@
+import { createParser } from 'eventsource-parser';
 import { describe, expect, it } from 'vitest';
 import { createMock } from '../../src/mock/index.js';
 import { takeAnswerProblems } from '../support/mock-answers-setup.js';
@@ -90,5 +91,33 @@ describe('answers checked against openapi.json', () => {
     expect(answerProblem('GET', '/api/v1/skills/1', 418, json, await faulted.json())).toMatch(
       /status not documented/,
     );
+  });
+
+  it('6: every event of a streamed turn fits the stream’s schema (a failover, an error)', async () => {
+    const mock = createMock();
+    const chat = `/api/v1/chats/${crypto.randomUUID()}/messages/stream`;
+    const names: string[] = [];
+    for (const content of ['hello [[mock:failover]]', 'hi [[mock:error code=upstream_error]]']) {
+      const response = await mock.fetch(chat, {
+        method: 'POST',
+        headers: { ...auth, accept: 'text/event-stream', 'idempotency-key': crypto.randomUUID() },
+        body: JSON.stringify({ content }),
+      });
+      const type = response.headers.get('content-type');
+      const events: unknown[] = [];
+      createParser({ onEvent: (e) => events.push({ event: e.event, data: JSON.parse(e.data) }) }).feed(
+        await response.text(),
+      );
+      for (const event of events) {
+        expect(answerProblem('POST', chat, response.status, type, event)).toBeUndefined();
+        names.push((event as { event: string }).event);
+      }
+    }
+    expect(names).toEqual(
+      expect.arrayContaining(['message.start', 'message.delta', 'message.completed', 'message.error']),
+    );
+    expect(
+      answerProblem('POST', chat, 200, 'text/event-stream', { event: 'message.delta', data: { text: 1 } }),
+    ).toMatch(/text/);
   });
 });
