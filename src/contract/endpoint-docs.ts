@@ -52,14 +52,14 @@ const UNAUTHORIZED: FailureDoc = {
   code: 'api_v1_unauthorized',
   section: '5',
   source: 'mock',
-  when: 'no credential, or one the service does not know (section 5 requires one but names no status or code)',
+  when: 'no credential, or one the service does not know; section 5 requires one but names no status or code',
 };
 const SCOPE: FailureDoc = {
   status: 403,
   code: 'api_token_scope_not_allowed',
   section: '5',
   source: 'mock',
-  when: "the credential lacks the endpoint's scope (section 5 names this code for attachments; the mock answers it here too)",
+  when: "the credential lacks the endpoint's scope; section 5 names this code for attachments, the mock answers it here too",
 };
 const ATTACHMENT_SCOPE: FailureDoc = {
   status: 403,
@@ -115,7 +115,7 @@ const TEXT_TOO_LONG: FailureDoc = {
   code: 'prompt_text_too_long',
   section: '7.2',
   source: 'contract',
-  when: `instructions exceed ${LIMITS.skillInstructions} characters (8)`,
+  when: `instructions exceed ${LIMITS.skillInstructions} characters, the limit of section 8`,
 };
 const NOT_ALLOWED: FailureDoc = {
   status: 403,
@@ -158,20 +158,20 @@ const CONTENT_TOO_LONG: FailureDoc = {
   code: 'api_v1_content_too_long',
   section: '7.3',
   source: 'contract',
-  when: `content over ${LIMITS.turnContent} characters (8)`,
+  when: `content over ${LIMITS.turnContent} characters, the limit of section 8`,
 };
 const TOO_MANY: FailureDoc = {
   status: 422,
   code: 'api_v1_too_many_attachments',
   section: '7.3',
   source: 'contract',
-  when: 'too many attachments (the limit is not shown; the mock takes 20 ids in all)',
+  when: 'too many attachments; the limit is not shown, the mock takes 20 ids in all',
 };
 /** What the stream answers before it starts beyond 7.4's two: the mock's readings of 7.3's codes. */
 const asMock = (failure: FailureDoc, why: string): FailureDoc => ({
   ...failure,
   source: 'mock',
-  when: `${failure.when} (${why})`,
+  when: `${failure.when}; ${why}`,
 });
 const STREAM_ONLY = '7.4 shows no other failure; the mock answers as 7.3 does';
 /** 7.5, every answer endpoint. */
@@ -320,7 +320,7 @@ export const ENDPOINT_DOCS = {
         code: 'api_v1_sync_requires_auto',
         section: '7.3',
         source: 'contract',
-        when: 'permission_mode is not auto (its default is manual, hence required here)',
+        when: 'permission_mode is not auto; its default is manual, hence required here',
       },
       CONFLICT,
       IN_PROGRESS,
@@ -330,7 +330,7 @@ export const ENDPOINT_DOCS = {
         code: 'api_v1_core_unavailable',
         section: '7.3',
         source: 'contract',
-        when: 'another execution closed the turn (data.code idempotency_outcome_unknown); repeat with the same key',
+        when: 'another execution closed the turn: data.code idempotency_outcome_unknown; repeat with the same key',
         data: z.looseObject({ code: z.literal('idempotency_outcome_unknown') }),
       },
       CONTENT_TOO_LONG,
@@ -357,7 +357,7 @@ export const ENDPOINT_DOCS = {
         code: 'api_v1_core_unavailable',
         section: '7.3',
         source: 'contract',
-        when: 'the turn finished but its save is not confirmed (data.code persistence_failed; the mock also answers outcome_unknown); check with the same key before retrying',
+        when: 'the turn finished but its save is not confirmed: data.code persistence_failed (the mock also answers outcome_unknown); check with the same key before retrying',
       },
       {
         status: 504,
@@ -405,7 +405,7 @@ export const ENDPOINT_DOCS = {
         code: 'api_v1_action_not_found',
         section: '7.5',
         source: 'mock',
-        when: 'action_id names no interaction of this credential’s turn in this chat (4.6 requires it to; the code is 7.5’s)',
+        when: 'action_id names no interaction of this credential’s turn in this chat; 4.6 requires it to, the code is 7.5’s',
       },
       {
         status: 502,
