@@ -112,9 +112,8 @@ COMPONENTS.ListMeta = {
   },
   description: 'meta of a list answer (2.1, 8).',
 };
+// Section 7 shows no layout of a failed answer beyond its fields: its request_id keeps no format.
 COMPONENTS.ErrorBody = convert(ErrorBodySchema);
-const errorMeta = (COMPONENTS.ErrorBody.properties as Record<string, { properties: Json }>).meta!;
-errorMeta.properties.request_id = uuid;
 COMPONENTS.Attachments = {
   ...convert(AttachmentsSchema, 'input'),
   description: 'Resources attached to the turn; each list needs its own scope besides chat:write (4.3, 5).',
@@ -193,12 +192,15 @@ function errorResponse(failures: readonly FailureDoc[]): Json {
   };
 }
 
+/** The component of an event's data: `message.action_required` -> `ActionRequiredEvent`. */
+const eventComponent = (event: string) => `${pascal(event.replace(/^message\./, ''))}Event`;
+
 /** The stream's answer (section 6). */
 const STREAM = {
   description: [
     'Server-sent events (section 6): each an `event:` name and one JSON `data:` line.',
     '`message.start` comes first; `message.delta` carries a new suffix, or with `replace: true` the full text, which replaces what was accumulated (provider failover);',
-    '`ping` comes after every 15 s of silence (reset a watchdog, nothing else);',
+    `\`ping\` comes after every ${LIMITS.pingIntervalMs / 1000} s of silence (reset a watchdog, nothing else);`,
     '`message.action_required` appears only with `permission_mode: manual`, except `auth_required`, which may appear in any mode; it is answered through the actions endpoint of its kind, after which deltas continue.',
     'Exactly one terminal event (`message.completed`, `message.cancelled`, `message.error`) ends the stream, after the turn is saved; nothing follows it.',
     'The turn finishes even if the client disconnects; sending the same key again re-delivers the stored outcome from `message.start` without re-running anything.',
@@ -211,7 +213,7 @@ const STREAM = {
           required: ['event', 'data'],
           properties: {
             event: { const: event },
-            data: ref(`${pascal(event.replace(/^message\./, ''))}Event`),
+            data: ref(eventComponent(event)),
           },
         })),
       },
@@ -219,8 +221,7 @@ const STREAM = {
   },
 };
 for (const event of EVENT_NAMES) {
-  const name = `${pascal(event.replace(/^message\./, ''))}Event`;
-  COMPONENTS[name] = {
+  COMPONENTS[eventComponent(event)] = {
     ...convert(EVENTS[event].schema),
     description: `The data of \`${event}\` (section 6)${EVENTS[event].terminal ? '; terminal' : ''}.`,
   };
