@@ -122,4 +122,65 @@ describe('answers checked against openapi.json', () => {
     expect(answerProblem('POST', chat, 200, 'text/event-stream', delta('a'))).toBeUndefined();
     expect(answerProblem('POST', chat, 200, 'text/event-stream', delta(1))).toBeDefined();
   });
+
+  it('2.6, 4.5, 6: each kind of message.action_required the mock raises fits, and so does each answer', async () => {
+    const mock = createMock();
+    const chat = `/api/v1/chats/${crypto.randomUUID()}`;
+    const content =
+      '[[mock:tool_approval]] [[mock:plan_approval]] [[mock:elicitation]] [[mock:auth_required]]';
+    const response = await mock.fetch(`${chat}/messages/stream`, {
+      method: 'POST',
+      headers: { ...auth, accept: 'text/event-stream', 'idempotency-key': crypto.randomUUID() },
+      body: JSON.stringify({ content, permission_mode: 'manual' }),
+    });
+    const type = response.headers.get('content-type');
+    const events: Array<{ event: string; data: Record<string, unknown> }> = [];
+    const parser = createParser({
+      onEvent: (e) => events.push({ event: e.event!, data: JSON.parse(e.data) }),
+    });
+    const answers: Record<string, (actionId: string, payload: Record<string, unknown>) => [string, unknown]> =
+      {
+        tool_approval: (action_id, payload) => [
+          'approve-tool',
+          {
+            action_id,
+            decisions: (payload.tools as Array<{ tool_use_id: string }>).map(({ tool_use_id }) => ({
+              tool_use_id,
+              approved: true,
+            })),
+          },
+        ],
+        plan_approval: (action_id) => ['respond-plan', { action_id, action: 'approve' }],
+        elicitation: (action_id) => [
+          'respond-elicitation',
+          { action_id, action: 'accept', content: { email: 'a@b.c' } },
+        ],
+        auth_required: (action_id) => ['cancel-auth', { action_id }],
+      };
+    const decoder = new TextDecoder();
+    const reader = response.body!.getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      const before = events.length;
+      parser.feed(decoder.decode(read.value, { stream: true }));
+      for (const { event, data } of events.slice(before)) {
+        if (event !== 'message.action_required') continue;
+        const [endpoint, body] = answers[data.kind as string]!(
+          data.action_id as string,
+          data.payload as never,
+        );
+        const answered = await mock.fetch(`${chat}/actions/${endpoint}`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify(body),
+        });
+        expect(answered.status, endpoint).toBe(200);
+      }
+    }
+    for (const event of events)
+      expect(answerProblem('POST', `${chat}/messages/stream`, 200, type, event)).toBeUndefined();
+    const kinds = events.filter((e) => e.event === 'message.action_required').map((e) => e.data.kind);
+    expect(kinds).toEqual(['tool_approval', 'plan_approval', 'elicitation', 'auth_required']);
+    expect(events.at(-1)!.event).toBe('message.completed');
+    expect(takeAnswerProblems()).toEqual([]);
+  });
 });
