@@ -1,5 +1,5 @@
 // The OpenAPI 3.1 document of API v1, read from the contract: the endpoint table (ENDPOINTS), what each
-// endpoint answers besides success (ENDPOINT_DOCS, ERROR_DATA) and the zod schemas the client checks with,
+// endpoint answers besides success (ENDPOINT_DOCS, ERROR_DATA_SCHEMAS) and the zod schemas the client checks with,
 // so that none can drift. scripts/openapi.mjs bundles this file and writes dist/openapi.json at build time.
 import * as z from 'zod/mini';
 import { CatalogSchema } from '../src/contract/catalog.js';
@@ -13,7 +13,7 @@ import {
   PATH_PARAMS,
 } from '../src/contract/endpoints.js';
 import { ErrorBodySchema, MetaSchema } from '../src/contract/envelope.js';
-import { ERROR_DATA } from '../src/contract/error-data.js';
+import { ERROR_DATA_SCHEMAS } from '../src/contract/error-data.js';
 import { EVENT_NAMES, EVENTS } from '../src/contract/events.js';
 import {
   ActionResultSchema,
@@ -159,9 +159,9 @@ function envelope(endpoint: Endpoint): Json {
   };
 }
 
-/** The `data` of a failure: its own, else its code's (`ERROR_DATA`), else unconstrained. */
+/** The `data` of a failure: its own, else its code's (`ERROR_DATA_SCHEMAS`), else unconstrained. */
 function dataOf(failure: FailureDoc): Json | undefined {
-  const zod = failure.data ?? (ERROR_DATA as Record<string, z.ZodMiniType>)[failure.code];
+  const zod = failure.data ?? (ERROR_DATA_SCHEMAS as Record<string, z.ZodMiniType>)[failure.code];
   return zod === undefined || zod._zod.def.type === 'unknown' ? undefined : convert(zod);
 }
 

@@ -27,7 +27,7 @@ export interface FailureDoc {
   readonly source: FailureSource;
   /** When it is answered. */
   readonly when: string;
-  /** Its `data` here, where narrower than the code's own (`ERROR_DATA`). */
+  /** Its `data` here, where narrower than the code's own (`ERROR_DATA_SCHEMAS`). */
   readonly data?: z.ZodMiniType;
   /** Other codes may come with this status (7.3: the model's own), with this failure's `data`. */
   readonly open?: true;

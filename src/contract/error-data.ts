@@ -10,7 +10,7 @@ export const TurnRefDataSchema = z.looseObject({ chat_id: Uuid, message_id: IntI
  * the reference mock) give its shape; a code not here has a `data` the contract does not show. Read by the
  * OpenAPI document and the tests; the client takes only the type (`ErrorDataByCode` in `codes.ts`).
  */
-export const ERROR_DATA = {
+export const ERROR_DATA_SCHEMAS = {
   /** 5: the scopes the credential lacks. */
   api_token_scope_not_allowed: z.looseObject({ required_scopes: z.array(z.enum(SCOPES)) }),
   /** 7.3: the turn that keeps the chat busy. */

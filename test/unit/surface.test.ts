@@ -12,7 +12,9 @@ describe('the public surface', () => {
     expect(names).toEqual(expect.arrayContaining(['Client', 'ApiError', 'TurnStream', 'Page', 'LIMITS']));
     const schemaNames = Object.keys(schemas);
     expect(schemaNames.length).toBeGreaterThan(30);
-    expect(schemaNames.every((name) => /Schema$|^EVENT_SCHEMAS$|^EVENTS$/.test(name))).toBe(true);
+    expect(
+      schemaNames.every((name) => /Schema$|^EVENT_SCHEMAS$|^ERROR_DATA_SCHEMAS$|^EVENTS$/.test(name)),
+    ).toBe(true);
   });
 
   it('a name exported by both convo-sdk and convo-sdk/mock means one thing: the same value', () => {
