@@ -357,7 +357,8 @@ function operation(name: EndpointName): Json {
     ...(endpoint.body
       ? {
           requestBody: {
-            required: true,
+            // A body whose every field is optional (4.2's create chat, 4.6's cancel) may be left out.
+            required: (convert(endpoint.body, 'input').required as unknown[] | undefined) !== undefined,
             content: { 'application/json': { schema: bodyComponent(name, endpoint, doc) } },
           },
         }

@@ -260,6 +260,14 @@ describe('the document, point by point', () => {
     }
   });
 
+  it('4.2, 4.6: a body whose fields are all optional may be left out; one with a required field may not', () => {
+    const required = (path: string, method: string) => (op(path, method).requestBody as Json).required;
+    expect(required('chats/{chat_id}/actions/cancel', 'post')).toBe(false);
+    expect(required('chats', 'post')).toBe(false);
+    expect(required('chats/{chat_id}/messages', 'post')).toBe(true);
+    expect(required('chats/{chat_id}/actions/respond-elicitation', 'post')).toBe(true);
+  });
+
   it('4.2: creating a chat documents both 200 and 201 (the contract does not say which); a skill 201 only', () => {
     const chat = op('chats', 'post').responses;
     expect(Object.keys(chat).filter((status) => status.startsWith('2'))).toEqual(['200', '201']);
