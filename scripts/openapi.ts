@@ -1,40 +1,41 @@
-// The OpenAPI 3.1 document of API v1, built from the contract's zod schemas (src/contract/), the ones the
-// client checks requests and responses with, so that neither can drift. scripts/openapi.mjs bundles this
-// file and writes its document to dist/openapi.json at build time; test/conformance/openapi.test.ts checks it
-// against the mock's routes and real answers.
+// The OpenAPI 3.1 document of API v1, read from the contract: the endpoint table (ENDPOINTS), what each
+// endpoint answers besides success (ENDPOINT_DOCS, ERROR_DATA_SCHEMAS) and the zod schemas the client checks with,
+// so that none can drift. scripts/openapi.mjs bundles this file and writes dist/openapi.json at build time.
 import * as z from 'zod/mini';
 import { CatalogSchema } from '../src/contract/catalog.js';
-import { ChatCreateSchema, ChatDeletedSchema, ChatSchema, ChatUpdateSchema } from '../src/contract/chat.js';
+import { ChatDeletedSchema, ChatSchema } from '../src/contract/chat.js';
+import { ENDPOINT_DOCS, type EndpointDoc, type FailureDoc } from '../src/contract/endpoint-docs.js';
+import {
+  ENDPOINT_NAMES,
+  ENDPOINTS,
+  type Endpoint,
+  type EndpointName,
+  PATH_PARAMS,
+} from '../src/contract/endpoints.js';
 import { ErrorBodySchema, MetaSchema } from '../src/contract/envelope.js';
-import { EVENT_NAMES, EVENT_SCHEMAS, TERMINAL_EVENTS } from '../src/contract/events.js';
+import { ERROR_DATA_SCHEMAS } from '../src/contract/error-data.js';
+import { EVENT_NAMES, EVENTS } from '../src/contract/events.js';
 import {
   ActionResultSchema,
   ANSWERS,
-  ApproveToolSchema,
-  CancelAuthSchema,
   CancelResultSchema,
-  CancelSchema,
   ElicitationPayloadSchema,
+  INTERACTION_KINDS,
   PlanApprovalPayloadSchema,
-  RespondElicitationSchema,
-  RespondPlanSchema,
   ToolApprovalPayloadSchema,
 } from '../src/contract/interactions.js';
 import { LIMITS } from '../src/contract/limits.js';
-import { SCOPES, type Scope } from '../src/contract/scopes.js';
-import {
-  SkillCreateSchema,
-  SkillDeletedSchema,
-  SkillSchema,
-  SkillUpdateSchema,
-} from '../src/contract/skill.js';
-import { MessageSchema, TurnSchema, TurnSendSchema, TurnStreamBodySchema } from '../src/contract/turn.js';
+import { SCOPES } from '../src/contract/scopes.js';
+import { SkillDeletedSchema, SkillSchema } from '../src/contract/skill.js';
+import { ATTACHMENT_SCOPES, AttachmentsSchema, MessageSchema, TurnSchema } from '../src/contract/turn.js';
 
 type Json = Record<string, unknown>;
+type Io = 'input' | 'output';
 
 const SAFE_INT = Number.MAX_SAFE_INTEGER;
+const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
 
-/** Drops what zod adds that says nothing here: `$schema`, the safe-integer bounds, the date-time regex. */
+/** Drops what zod adds that says nothing here ($schema, safe-integer bounds, the date-time regex); a UUID's pattern becomes `format: uuid`. */
 function tidy(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(tidy);
   if (typeof value !== 'object' || value === null) return value;
@@ -44,12 +45,13 @@ function tidy(value: unknown): unknown {
     if (key === 'minimum' && inner === -SAFE_INT) continue;
     if (key === 'maximum' && inner === SAFE_INT) continue;
     if (key === 'pattern' && (value as Json).format === 'date-time') continue;
-    out[key] = tidy(inner);
+    if (key === 'pattern' && inner === UUID_PATTERN) out.format = 'uuid';
+    else out[key] = tidy(inner);
   }
   return out;
 }
 
-/** What zod cannot say on its own: the one custom schema (a JSON object), the character limits of refines. */
+/** What zod cannot say on its own: a custom schema (a JSON object), the character and byte limits of refines. */
 function override(ctx: { zodSchema: unknown; jsonSchema: Json }): void {
   const def = (ctx.zodSchema as { _zod: { def: { type: string; checks?: unknown[] } } })._zod.def;
   if (def.type === 'custom') Object.assign(ctx.jsonSchema, { type: 'object', additionalProperties: {} });
@@ -61,214 +63,88 @@ function override(ctx: { zodSchema: unknown; jsonSchema: Json }): void {
   }
 }
 
-/** A request body's schema (what the client sends: unknown fields refused) or a response's (kept). */
-const schema = (zod: z.ZodMiniType, io: 'input' | 'output' = 'output') =>
+/** A request's schema (`input`: unknown fields refused) or a response's (`output`: kept). */
+const convert = (zod: z.ZodMiniType, io: Io = 'output') =>
   tidy(z.toJSONSchema(zod, { target: 'draft-2020-12', unrepresentable: 'any', io, override })) as Json;
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+/** JSON Schema's `if`/`then`, built so that no object literal holds a `then` (it would be a thenable). */
+const when = (condition: Json, then: Json): Json =>
+  Object.fromEntries([
+    ['if', condition],
+    ['then', then],
+  ]);
+const pascal = (text: string) => text.replace(/(^|[._-])(\w)/g, (_, __, c: string) => c.toUpperCase());
 
-/** The named schemas, each from the contract. */
-const COMPONENTS: Record<string, Json> = {
-  Meta: schema(MetaSchema),
-  ListMeta: {
-    ...schema(MetaSchema),
-    required: ['request_id', 'page', 'size', 'total'],
-    description: 'meta of a list answer (2.1): page, size and total are present.',
+/** The shared response schemas, by name; anything else is written in place. */
+const NAMED = new Map<z.ZodMiniType, string>([
+  [SkillSchema, 'Skill'],
+  [SkillDeletedSchema, 'SkillDeleted'],
+  [ChatSchema, 'Chat'],
+  [ChatDeletedSchema, 'ChatDeleted'],
+  [TurnSchema, 'Turn'],
+  [MessageSchema, 'Message'],
+  [CatalogSchema, 'Catalog'],
+  [ActionResultSchema, 'ActionResult'],
+  [CancelResultSchema, 'CancelResult'],
+]);
+const PAYLOADS = {
+  tool_approval: ToolApprovalPayloadSchema,
+  plan_approval: PlanApprovalPayloadSchema,
+  elicitation: ElicitationPayloadSchema,
+} as const;
+
+const COMPONENTS: Record<string, Json> = {};
+for (const [zod, name] of NAMED) COMPONENTS[name] = convert(zod);
+for (const [kind, zod] of Object.entries(PAYLOADS)) COMPONENTS[`${pascal(kind)}Payload`] = convert(zod);
+
+const uuid = { type: 'string', format: 'uuid' };
+COMPONENTS.Meta = { ...convert(MetaSchema), description: 'meta of an answer (2.1).' };
+(COMPONENTS.Meta.properties as Json).request_id = { ...uuid, description: 'The request’s id.' };
+COMPONENTS.ListMeta = {
+  ...COMPONENTS.Meta,
+  required: ['request_id', 'page', 'size', 'total'],
+  properties: {
+    request_id: uuid,
+    page: { type: 'integer', minimum: 1, description: 'The page, from 1.' },
+    size: { type: 'integer', minimum: 1, maximum: LIMITS.pageSizeMax },
+    total: { type: 'integer', minimum: 0, description: 'Items across all pages.' },
   },
-  ErrorBody: schema(ErrorBodySchema),
-  Skill: schema(SkillSchema),
-  SkillCreate: schema(SkillCreateSchema, 'input'),
-  SkillUpdate: schema(SkillUpdateSchema, 'input'),
-  SkillDeleted: schema(SkillDeletedSchema),
-  Chat: schema(ChatSchema),
-  ChatCreate: schema(ChatCreateSchema, 'input'),
-  ChatUpdate: schema(ChatUpdateSchema, 'input'),
-  ChatDeleted: schema(ChatDeletedSchema),
-  Turn: schema(TurnSchema),
-  Message: schema(MessageSchema),
-  TurnSend: schema(TurnSendSchema, 'input'),
-  TurnStreamBody: schema(TurnStreamBodySchema, 'input'),
-  Catalog: schema(CatalogSchema),
-  ToolApprovalPayload: schema(ToolApprovalPayloadSchema),
-  PlanApprovalPayload: schema(PlanApprovalPayloadSchema),
-  ElicitationPayload: schema(ElicitationPayloadSchema),
-  ApproveTool: schema(ApproveToolSchema, 'input'),
-  RespondPlan: schema(RespondPlanSchema, 'input'),
-  RespondElicitation: schema(RespondElicitationSchema, 'input'),
-  CancelAuth: schema(CancelAuthSchema, 'input'),
-  Cancel: schema(CancelSchema, 'input'),
-  ActionResult: schema(ActionResultSchema),
-  CancelResult: schema(CancelResultSchema),
-  User: {
-    type: 'object',
-    properties: { id: { type: 'integer' } },
-    required: ['id'],
-    additionalProperties: {},
-  },
+  description: 'meta of a list answer (2.1, 8).',
 };
-
-/** The name of an event's payload schema: `message.start` -> `StartEvent`. */
-export const eventSchemaName = (event: string) =>
-  `${event
-    .replace(/^message\./, '')
-    .split('_')
-    .map((part) => part[0]!.toUpperCase() + part.slice(1))
-    .join('')}Event`;
-
-for (const event of EVENT_NAMES) {
-  COMPONENTS[eventSchemaName(event)] = {
-    ...schema(EVENT_SCHEMAS[event]),
-    description: `The data of the \`${event}\` event (section 6)${
-      (TERMINAL_EVENTS as readonly string[]).includes(event) ? '; terminal' : ''
-    }.`,
-  };
+// Section 7 shows no layout of a failed answer beyond its fields: its request_id keeps no format.
+COMPONENTS.ErrorBody = convert(ErrorBodySchema);
+COMPONENTS.Attachments = {
+  ...convert(AttachmentsSchema, 'input'),
+  description: 'Resources attached to the turn; each list needs its own scope besides chat:write (4.3, 5).',
+};
+for (const [list, scope] of Object.entries(ATTACHMENT_SCOPES)) {
+  const property = (COMPONENTS.Attachments.properties as Record<string, Json>)[list]!;
+  property.description = `Requires \`${scope}\`; without it 403 api_token_scope_not_allowed.`;
+  property['x-scope'] = scope;
 }
 
-// An interaction's payload, by kind (2.6); auth_required's is not shown.
-(COMPONENTS.ActionRequiredEvent as { properties: Json }).properties.payload = {
-  description: 'Shaped by kind (2.6).',
-  anyOf: [
-    ref('ToolApprovalPayload'),
-    ref('PlanApprovalPayload'),
-    ref('ElicitationPayload'),
-    { type: 'object' },
-  ],
-};
-
-/** A failure the contract names: status, codes and when. */
-interface Failure {
-  status: number;
-  codes: string[];
-  when: string;
+/** A body's schema, named after its endpoint, with the defaults its doc states and the facts zod cannot carry. */
+function bodyComponent(name: EndpointName, endpoint: Endpoint, doc: EndpointDoc): Json {
+  const schema = convert(endpoint.body!, 'input');
+  const properties = (schema.properties ?? {}) as Record<string, Json>;
+  for (const [field, value] of Object.entries(doc.defaults ?? {}))
+    if (properties[field]) properties[field].default = value;
+  if (properties.attachments) properties.attachments = ref('Attachments');
+  const published = BODY_FACTS[name]?.(schema) ?? schema;
+  if (doc.example) published.examples = [doc.example];
+  COMPONENTS[`${pascal(name)}Body`] = published;
+  return ref(`${pascal(name)}Body`);
 }
 
-const UNAUTHORIZED: Failure = {
-  status: 401,
-  codes: ['api_v1_unauthorized'],
-  when: 'no credential, or one the service does not know (5)',
-};
-const SCOPE: Failure = {
-  status: 403,
-  codes: ['api_token_scope_not_allowed'],
-  when: "the credential lacks the endpoint's scope; data.required_scopes lists the missing ones (5)",
-};
-const NOT_FOUND: Failure = {
-  status: 404,
-  codes: ['api_v1_not_found'],
-  when: "does not exist, or is outside the credential's scope: both answer the same, never 403 (5, 7.1)",
-};
-/** 7.2: skills, create and update. */
-const SKILL_WRITE: Failure[] = [
-  {
-    status: 403,
-    codes: ['api_v1_resource_policy_create_denied', 'api_v1_resource_not_allowed'],
-    when: 'the allowlist forbids creating; workspace_id or a shared_user_ids entry is outside the scope (7.2)',
-  },
-  {
-    status: 422,
-    codes: ['prompt_refs_invalid', 'prompt_text_too_long'],
-    when: `instructions cite resources that cannot be used, or exceed ${LIMITS.skillInstructions} characters (7.2)`,
-  },
-];
-/** 7.3: the synchronous send. */
-const SYNC_SEND: Failure[] = [
-  { status: 400, codes: ['api_v1_idempotency_key_required'], when: 'the Idempotency-Key header is missing' },
-  {
-    status: 403,
-    codes: ['api_token_scope_not_allowed'],
-    when: 'the scope or an attachment scope is missing',
-  },
-  {
-    status: 409,
-    codes: [
-      'api_v1_sync_requires_auto',
-      'api_v1_idempotency_conflict',
-      'api_v1_turn_in_progress',
-      'api_v1_chat_busy',
-      'api_v1_core_unavailable',
-    ],
-    when: 'not auto; key reused with another body; key still running; chat busy; outcome closed elsewhere (7.3)',
-  },
-  {
-    status: 422,
-    codes: ['api_v1_content_too_long', 'api_v1_too_many_attachments'],
-    when: `content over ${LIMITS.turnContent} characters; too many attachments (7.3)`,
-  },
-  {
-    status: 502,
-    codes: ['upstream_error', 'interaction_in_auto_mode'],
-    when: 'the turn failed downstream (data: chat_id, message_id); it asked for an interaction (7.3)',
-  },
-  { status: 503, codes: ['api_v1_core_unavailable'], when: 'finished but the save is not confirmed (7.3)' },
-  { status: 504, codes: ['turn_timeout'], when: 'the turn exceeded 30 minutes (7.3)' },
-];
-/** 7.4: the streaming send, before the stream starts. */
-const STREAM_SEND: Failure[] = [
-  { status: 400, codes: ['api_v1_idempotency_key_required'], when: 'the Idempotency-Key header is missing' },
-  {
-    status: 403,
-    codes: ['api_token_scope_not_allowed'],
-    when: 'the scope or an attachment scope is missing',
-  },
-  {
-    status: 409,
-    codes: ['api_v1_chat_busy', 'api_v1_idempotency_conflict'],
-    when: 'the chat runs a turn; the key was used with another body (7.4)',
-  },
-];
-/** 7.5: the four answer endpoints. */
-const ANSWER: Failure[] = [
-  {
-    status: 404,
-    codes: ['api_v1_action_not_found'],
-    when: "no such interaction, expired, or not the caller's",
-  },
-  {
-    status: 409,
-    codes: ['api_v1_action_not_pending', 'api_v1_action_result_unknown'],
-    when: 'already resolved or claimed; the conversation service rejected the decision (7.5)',
-  },
-  {
-    status: 503,
-    codes: [
-      'api_v1_service_unavailable',
-      'api_v1_action_result_unknown',
-      'api_v1_interaction_backend_unavailable',
-    ],
-    when: 'the decision never left (retry); it left with no answer (check status); interactions unavailable (7.5)',
-  },
-];
-/** 7.6: cancel. */
-const CANCEL: Failure[] = [
-  NOT_FOUND,
-  { status: 502, codes: ['api_v1_core_unavailable'], when: 'the cancellation could not be delivered (7.6)' },
-];
-
-/** Error responses by status: one schema per status with its codes as an enum. */
-function errorResponses(failures: Failure[]): Json {
-  const byStatus = new Map<number, Failure[]>();
-  for (const failure of [UNAUTHORIZED, ...failures]) {
-    byStatus.set(failure.status, [...(byStatus.get(failure.status) ?? []), failure]);
-  }
-  const responses: Json = {};
-  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const codes = [...new Set(list.flatMap((failure) => failure.codes))];
-    responses[String(status)] = {
-      description: list.map((failure) => `${failure.codes.join(', ')}: ${failure.when}`).join('. '),
-      content: {
-        'application/json': {
-          schema: {
-            allOf: [ref('ErrorBody'), { type: 'object', properties: { message_code: { enum: codes } } }],
-          },
-        },
-      },
-    };
-  }
-  return responses;
-}
-
-/** The success envelope of 2.1 around `data`. */
-function envelope(data: Json, list: boolean): Json {
+/** The 2.1 envelope around `data`. */
+function envelope(endpoint: Endpoint): Json {
+  const data = endpoint.data!;
+  const item = endpoint.list
+    ? (data as unknown as { _zod: { def: { element: z.ZodMiniType } } })._zod.def.element
+    : data;
+  const named = NAMED.get(item);
+  const schema = named ? ref(named) : convert(item);
   return {
     type: 'object',
     required: ['status', 'message', 'message_code', 'data', 'meta'],
@@ -276,344 +152,249 @@ function envelope(data: Json, list: boolean): Json {
       status: { const: 'success' },
       message: { type: 'string' },
       message_code: { const: 'api_v1_ok' },
-      data: list ? { type: 'array', items: data } : data,
-      meta: ref(list ? 'ListMeta' : 'Meta'),
+      data: endpoint.list ? { type: 'array', items: schema } : schema,
+      meta: ref(endpoint.list ? 'ListMeta' : 'Meta'),
     },
     additionalProperties: {},
   };
 }
 
-const PAGE = [
-  { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 }, description: 'from 1' },
-  {
-    name: 'size',
-    in: 'query',
-    schema: { type: 'integer', minimum: 1, maximum: LIMITS.pageSizeMax, default: LIMITS.pageSizeDefault },
-    description: `at most ${LIMITS.pageSizeMax}`,
-  },
-];
-const SKILL_ID = { name: 'skill_id', in: 'path', required: true, schema: { type: 'integer' } };
-const CHAT_ID = { name: 'chat_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
-const KEY = {
-  name: 'Idempotency-Key',
-  in: 'header',
-  required: true,
-  schema: { type: 'string', minLength: 1 },
-  description: 'The same key with the same body returns the stored outcome without re-running the turn.',
-};
-
-interface Operation {
-  method: 'get' | 'post' | 'patch' | 'delete';
-  path: string;
-  id: string;
-  summary: string;
-  scope: Scope | undefined;
-  tag: string;
-  parameters?: Json[];
-  body?: string;
-  /** The success statuses (default 200): more than one when the contract does not say which. */
-  statuses?: readonly number[];
-  data?: Json;
-  list?: boolean;
-  stream?: boolean;
-  failures: Failure[];
+/** The `data` of a failure: its own, else its code's (`ERROR_DATA_SCHEMAS`), else unconstrained. */
+function dataOf(failure: FailureDoc): Json | undefined {
+  const zod = failure.data ?? (ERROR_DATA_SCHEMAS as Record<string, z.ZodMiniType>)[failure.code];
+  return zod === undefined || zod._zod.def.type === 'unknown' ? undefined : convert(zod);
 }
 
-const sk = '/api/v1/skills';
-const ch = '/api/v1/chats';
-const one = `${ch}/{chat_id}`;
-
-/** Every endpoint of section 4, and `GET /users` that 4.1 names. */
-export const OPERATIONS: Operation[] = [
-  {
-    method: 'get',
-    path: sk,
-    id: 'listSkills',
-    summary: 'List visible skills',
-    scope: 'skills:read',
-    tag: 'Skills',
-    parameters: PAGE,
-    data: ref('Skill'),
-    list: true,
-    failures: [SCOPE],
-  },
-  {
-    method: 'post',
-    path: sk,
-    id: 'createSkill',
-    summary: 'Create a skill',
-    scope: 'skills:write',
-    tag: 'Skills',
-    body: 'SkillCreate',
-    statuses: [201],
-    data: ref('Skill'),
-    failures: [SCOPE, ...SKILL_WRITE],
-  },
-  {
-    method: 'get',
-    path: `${sk}/{skill_id}`,
-    id: 'getSkill',
-    summary: 'Read a skill',
-    scope: 'skills:read',
-    tag: 'Skills',
-    parameters: [SKILL_ID],
-    data: ref('Skill'),
-    failures: [SCOPE, NOT_FOUND],
-  },
-  {
-    method: 'patch',
-    path: `${sk}/{skill_id}`,
-    id: 'updateSkill',
-    summary: 'Update the fields sent',
-    scope: 'skills:write',
-    tag: 'Skills',
-    parameters: [SKILL_ID],
-    body: 'SkillUpdate',
-    data: ref('Skill'),
-    failures: [SCOPE, NOT_FOUND, ...SKILL_WRITE],
-  },
-  {
-    method: 'patch',
-    path: `${sk}/{skill_id}/toggle`,
-    id: 'toggleSkill',
-    summary: 'Flip is_active',
-    scope: 'skills:write',
-    tag: 'Skills',
-    parameters: [SKILL_ID],
-    data: ref('Skill'),
-    failures: [SCOPE, NOT_FOUND],
-  },
-  {
-    method: 'delete',
-    path: `${sk}/{skill_id}`,
-    id: 'deleteSkill',
-    summary: 'Delete a skill (softly)',
-    scope: 'skills:write',
-    tag: 'Skills',
-    parameters: [SKILL_ID],
-    data: ref('SkillDeleted'),
-    failures: [SCOPE, NOT_FOUND],
-  },
-  {
-    method: 'get',
-    path: '/api/v1/users',
-    id: 'listUsers',
-    summary:
-      "The users of the credential's company, the ids shared_user_ids takes (shape and scope not shown by the contract)",
-    scope: undefined,
-    tag: 'Skills',
-    parameters: PAGE,
-    data: ref('User'),
-    list: true,
-    failures: [],
-  },
-  {
-    method: 'get',
-    path: ch,
-    id: 'listChats',
-    summary: "The credential's chats, newest first",
-    scope: 'chat:read',
-    tag: 'Chats',
-    parameters: [{ name: 'is_favorite', in: 'query', schema: { type: 'boolean' } }, ...PAGE],
-    data: ref('Chat'),
-    list: true,
-    failures: [SCOPE],
-  },
-  {
-    method: 'post',
-    path: ch,
-    id: 'createChat',
-    summary: 'Create an empty chat',
-    scope: 'chat:write',
-    tag: 'Chats',
-    body: 'ChatCreate',
-    // 4.2 does not say which success status creation answers; the conformance kit accepts either.
-    statuses: [200, 201],
-    data: ref('Chat'),
-    failures: [SCOPE],
-  },
-  {
-    method: 'get',
-    path: one,
-    id: 'getChat',
-    summary: 'Read a chat',
-    scope: 'chat:read',
-    tag: 'Chats',
-    parameters: [CHAT_ID],
-    data: ref('Chat'),
-    failures: [SCOPE, NOT_FOUND],
-  },
-  {
-    method: 'patch',
-    path: one,
-    id: 'updateChat',
-    summary: 'Rename a chat or set its favorite flag',
-    scope: 'chat:write',
-    tag: 'Chats',
-    parameters: [CHAT_ID],
-    body: 'ChatUpdate',
-    data: ref('Chat'),
-    failures: [SCOPE, NOT_FOUND],
-  },
-  {
-    method: 'delete',
-    path: one,
-    id: 'deleteChat',
-    summary: 'Delete a chat (softly)',
-    scope: 'chat:write',
-    tag: 'Chats',
-    parameters: [CHAT_ID],
-    data: ref('ChatDeleted'),
-    failures: [SCOPE, NOT_FOUND],
-  },
-  {
-    method: 'get',
-    path: `${one}/messages`,
-    id: 'listMessages',
-    summary: "The chat's turns, oldest first",
-    scope: 'chat:read',
-    tag: 'Turns',
-    parameters: [CHAT_ID, ...PAGE],
-    data: ref('Message'),
-    list: true,
-    failures: [SCOPE, NOT_FOUND],
-  },
-  {
-    method: 'post',
-    path: `${one}/messages`,
-    id: 'sendTurn',
-    summary:
-      'Send a turn and wait for the answer (permission_mode auto only); an unknown chat_id creates the chat',
-    scope: 'chat:write',
-    tag: 'Turns',
-    parameters: [CHAT_ID, KEY],
-    body: 'TurnSend',
-    data: ref('Turn'),
-    failures: SYNC_SEND,
-  },
-  {
-    method: 'post',
-    path: `${one}/messages/stream`,
-    id: 'streamTurn',
-    summary: 'Send a turn and stream its events; an unknown chat_id creates the chat',
-    scope: 'chat:write',
-    tag: 'Turns',
-    parameters: [CHAT_ID, KEY],
-    body: 'TurnStreamBody',
-    stream: true,
-    failures: STREAM_SEND,
-  },
-  {
-    method: 'get',
-    path: '/api/v1/chat/catalog',
-    id: 'getCatalog',
-    summary: 'Models, permission modes, and the libraries, skills and connectors blocks the scopes allow',
-    scope: 'chat:read',
-    tag: 'Chats',
-    data: ref('Catalog'),
-    failures: [SCOPE],
-  },
-  ...(
-    [
-      ['tool_approval', 'ApproveTool', 'Answer a tool_approval interaction'],
-      ['plan_approval', 'RespondPlan', 'Answer a plan_approval interaction'],
-      ['elicitation', 'RespondElicitation', 'Answer an elicitation interaction'],
-      ['auth_required', 'CancelAuth', 'Cancel an auth_required pause'],
-    ] as const
-  ).map(([kind, body, summary]) => ({
-    method: 'post' as const,
-    path: `${one}/actions/${ANSWERS[kind].endpoint}`,
-    id: body.charAt(0).toLowerCase() + body.slice(1),
-    summary,
-    scope: 'chat:write' as const,
-    tag: 'Interactions',
-    parameters: [CHAT_ID],
-    body,
-    data: ref('ActionResult'),
-    failures: [SCOPE, ...ANSWER],
-  })),
-  {
-    method: 'post',
-    path: `${one}/actions/cancel`,
-    id: 'cancelTurn',
-    summary: 'Cancel the running turn; idempotent, never creates a chat',
-    scope: 'chat:write',
-    tag: 'Interactions',
-    parameters: [CHAT_ID],
-    body: 'Cancel',
-    data: ref('CancelResult'),
-    failures: [SCOPE, ...CANCEL],
-  },
-];
-
-/** The stream's events: each one `event:` name with its `data:` schema. */
-function streamSchema(): Json {
+/** One status's answer: a variant per code (its `data`), and one for any other code where they are open. */
+function errorResponse(failures: readonly FailureDoc[]): Json {
+  const codes = [...new Set(failures.map((failure) => failure.code))];
+  const variant = (messageCode: Json, data: Json | undefined) => ({
+    type: 'object',
+    required: ['message_code', ...(data ? ['data'] : [])],
+    properties: { message_code: messageCode, ...(data ? { data } : {}) },
+  });
+  const variants = codes.map((code) =>
+    variant({ const: code }, dataOf(failures.find((failure) => failure.code === code)!)),
+  );
+  const open = failures.find((failure) => failure.open);
+  if (open) variants.push(variant({ type: 'string', not: { enum: codes } }, dataOf(open)));
+  const lines = failures.map(
+    (f) =>
+      `- \`${f.code}\`${f.open ? ' (or the model’s own code)' : ''}: ${f.when} (${f.section}${f.source === 'mock' ? ', the reference mock’s reading' : ''}).`,
+  );
   return {
-    description:
-      'Server-sent events (section 6): each has an `event:` name and a JSON `data:` line. message.start comes first; exactly one terminal event (message.completed, message.cancelled, message.error) ends the stream, after the turn is saved, and nothing follows it.',
-    oneOf: EVENT_NAMES.map((event) => ({
-      type: 'object',
-      required: ['event', 'data'],
-      properties: { event: { const: event }, data: ref(eventSchemaName(event)) },
-    })),
+    description: lines.join('\n'),
+    content: {
+      'application/json': {
+        schema: { allOf: [ref('ErrorBody'), variants.length === 1 ? variants[0] : { anyOf: variants }] },
+      },
+    },
   };
 }
 
-function operation(op: Operation): Json {
-  const statuses = op.statuses ?? [200];
-  const which = statuses.length > 1 ? ` (${statuses.join(' or ')}: the contract does not say which)` : '';
-  const success: Json = op.stream
-    ? {
-        description: 'The turn as server-sent events.',
-        content: { 'text/event-stream': { schema: streamSchema() } },
-      }
+/** The component of an event's data: `message.action_required` -> `ActionRequiredEvent`. */
+const eventComponent = (event: string) => `${pascal(event.replace(/^message\./, ''))}Event`;
+
+/** The stream's answer (section 6). */
+const STREAM = {
+  description: [
+    'Server-sent events (section 6): each an `event:` name and one JSON `data:` line.',
+    '`message.start` comes first; `message.delta` carries a new suffix, or with `replace: true` the full text, which replaces what was accumulated (provider failover);',
+    `\`ping\` comes after every ${LIMITS.pingIntervalMs / 1000} s of silence (reset a watchdog, nothing else);`,
+    '`message.action_required` appears only with `permission_mode: manual`, except `auth_required`, which may appear in any mode; it is answered through the actions endpoint of its kind, after which deltas continue.',
+    'Exactly one terminal event (`message.completed`, `message.cancelled`, `message.error`) ends the stream, after the turn is saved; nothing follows it.',
+    'The turn finishes even if the client disconnects; sending the same key again re-delivers the stored outcome from `message.start` without re-running anything.',
+  ].join(' '),
+  content: {
+    'text/event-stream': {
+      schema: {
+        oneOf: EVENT_NAMES.map((event) => ({
+          type: 'object',
+          required: ['event', 'data'],
+          properties: {
+            event: { const: event },
+            data: ref(eventComponent(event)),
+          },
+        })),
+      },
+    },
+  },
+};
+for (const event of EVENT_NAMES) {
+  COMPONENTS[eventComponent(event)] = {
+    ...convert(EVENTS[event].schema),
+    description: `The data of \`${event}\` (section 6)${EVENTS[event].terminal ? '; terminal' : ''}.`,
+  };
+}
+(COMPONENTS.StartEvent!.properties as Json).request_id = uuid;
+// 2.6: the payload is there for every kind and shaped by the known ones; a newer kind's is an object.
+Object.assign(COMPONENTS.ActionRequiredEvent!, {
+  required: ['kind', 'action_id', 'payload'],
+  allOf: [
+    ...Object.keys(PAYLOADS).map((kind) =>
+      when(
+        { properties: { kind: { const: kind } } },
+        { properties: { payload: ref(`${pascal(kind)}Payload`) } },
+      ),
+    ),
+    when(
+      { properties: { kind: { const: 'auth_required' } } },
+      { properties: { resolution: { const: 'connect_in_ui_or_cancel' } }, required: ['resolution'] },
+    ),
+  ],
+});
+Object.assign(COMPONENTS.ActionRequiredEvent!.properties as Json, {
+  kind: {
+    type: 'string',
+    description: `Known: ${INTERACTION_KINDS.join(', ')}, each answered by its endpoint (${INTERACTION_KINDS.map((kind) => ANSWERS[kind].endpoint).join(', ')}); a newer service may add kinds (9).`,
+    examples: [...INTERACTION_KINDS],
+  },
+  payload: {
+    type: 'object',
+    description: 'Shaped by kind (2.6); auth_required’s further fields are not shown.',
+  },
+  resolution: { type: 'string', description: 'auth_required: connect_in_ui_or_cancel.' },
+});
+
+/** Facts of the request bodies zod cannot carry (4.3, 4.5), by endpoint: each gives the schema to publish. */
+const BODY_FACTS: Partial<Record<EndpointName, (schema: Json) => Json>> = {
+  'turns.send': (schema) => ({
+    ...schema,
+    required: [...(schema.required as string[]), 'permission_mode'],
+    properties: {
+      ...(schema.properties as Json),
+      permission_mode: {
+        const: 'auto',
+        description:
+          'The service’s default is manual, which this endpoint answers with 409 api_v1_sync_requires_auto: send auto.',
+      },
+    },
+  }),
+  // Two shapes, so that a generated client cannot send accept without content: accept with a flat content,
+  // decline or cancel with content optional.
+  'actions.respondElicitation': ({ properties, required, ...schema }) => {
+    const content = {
+      type: 'object',
+      description: 'A flat object satisfying payload.requested_schema.',
+      additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
+    };
+    const shape = (action: Json, needs: string[]) => ({
+      ...schema,
+      properties: { ...(properties as Json), action, content },
+      required: [...(required as string[]), ...needs],
+    });
+    return {
+      description: 'content is required with accept and must be a flat object (4.5).',
+      oneOf: [shape({ const: 'accept' }, ['content']), shape({ enum: ['decline', 'cancel'] }, [])],
+    };
+  },
+};
+
+/** A path's parameters, a list's query, the turn sends' key. */
+function parameters(endpoint: Endpoint, doc: EndpointDoc): Json[] {
+  const ids = [...endpoint.path.matchAll(/\{(\w+)\}/g)].map(([, id]) => ({
+    name: id,
+    in: 'path',
+    required: true,
+    schema: convert(PATH_PARAMS[id as keyof typeof PATH_PARAMS]),
+  }));
+  const query = endpoint.query
+    ? Object.entries(convert(endpoint.query, 'input').properties as Record<string, Json>).map(
+        ([name, schema]) => ({
+          name,
+          in: 'query',
+          schema: {
+            ...schema,
+            ...(doc.defaults?.[name] === undefined ? {} : { default: doc.defaults[name] }),
+          },
+        }),
+      )
+    : [];
+  const key = endpoint.idempotencyKey
+    ? [
+        {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: true,
+          schema: { type: 'string', minLength: 1 },
+          description:
+            'The same key with the same body returns the stored outcome without re-running the turn.',
+        },
+      ]
+    : [];
+  return [...ids, ...query, ...key];
+}
+
+function operation(name: EndpointName): Json {
+  const endpoint: Endpoint = ENDPOINTS[name];
+  const doc: EndpointDoc = ENDPOINT_DOCS[name];
+  const scopes = endpoint.scopes.map((scope) => `\`${scope}\``).join(', ');
+  const which =
+    endpoint.success.length > 1 ? ` (${endpoint.success.join(' or ')}: the contract does not say which)` : '';
+  const success = endpoint.stream
+    ? STREAM
     : {
         description: `Success${which}: the envelope of 2.1.`,
-        content: { 'application/json': { schema: envelope(op.data ?? {}, op.list === true) } },
+        content: { 'application/json': { schema: envelope(endpoint) } },
       };
+  const byStatus = new Map<number, FailureDoc[]>();
+  for (const failure of doc.failures)
+    byStatus.set(failure.status, [...(byStatus.get(failure.status) ?? []), failure]);
+  const params = parameters(endpoint, doc);
   return {
-    operationId: op.id,
-    summary: op.summary,
-    description: op.scope ? `Scope: \`${op.scope}\`.` : 'Any valid credential.',
-    tags: [op.tag],
-    security: [{ bearer: op.scope ? [op.scope] : [] }],
-    ...(op.parameters ? { parameters: op.parameters } : {}),
-    ...(op.body
+    operationId: name,
+    summary: doc.summary,
+    description: [
+      endpoint.outsideContract ? '**Not part of the contract.**' : `Section ${endpoint.section}.`,
+      endpoint.scopes.length > 0 ? `Scope: ${scopes}.` : 'Any valid credential.',
+      doc.description ?? '',
+    ]
+      .join(' ')
+      .trim(),
+    tags: [name.split('.')[0]],
+    security: [{ bearer: [...endpoint.scopes] }],
+    ...(params.length > 0 ? { parameters: params } : {}),
+    ...(endpoint.body
       ? {
           requestBody: {
-            required: op.body !== 'Cancel',
-            content: { 'application/json': { schema: ref(op.body) } },
+            // A body whose every field is optional (4.2's create chat, 4.6's cancel) may be left out.
+            required: (convert(endpoint.body, 'input').required as unknown[] | undefined) !== undefined,
+            content: { 'application/json': { schema: bodyComponent(name, endpoint, doc) } },
           },
         }
       : {}),
     responses: {
-      ...Object.fromEntries(statuses.map((status) => [String(status), success])),
-      ...errorResponses(op.failures),
+      ...Object.fromEntries(endpoint.success.map((status) => [String(status), success])),
+      ...Object.fromEntries(
+        [...byStatus]
+          .sort(([a], [b]) => a - b)
+          .map(([status, failures]) => [String(status), errorResponse(failures)]),
+      ),
     },
+    ...(endpoint.outsideContract ? { 'x-outside-contract': true } : {}),
   };
 }
 
 /** The OpenAPI 3.1 document of API v1. */
 export function openApiDocument(version: string): Json {
   const paths: Record<string, Json> = {};
-  for (const op of OPERATIONS) paths[op.path] = { ...paths[op.path], [op.method]: operation(op) };
+  for (const name of ENDPOINT_NAMES) {
+    const { path, method } = ENDPOINTS[name];
+    paths[`/api/v1/${path}`] = { ...paths[`/api/v1/${path}`], [method.toLowerCase()]: operation(name) };
+  }
+  const namespaces = [...new Set(ENDPOINT_NAMES.map((name) => name.split('.')[0]!))];
   return {
     openapi: '3.1.0',
     info: {
       title: 'Conversational AI Service API',
       version: `1 (convo-sdk ${version})`,
       description:
-        'API v1, generated from the zod schemas the convo-sdk client checks requests and responses with. Responses may carry fields a newer service adds; request bodies refuse unknown fields.',
+        'API v1, generated from the endpoint table and the zod schemas the convo-sdk client checks requests and responses with. Responses may carry fields a newer service adds; request bodies refuse unknown fields. Each error lists its codes with the section that names them; a code marked "the reference mock’s reading" fills a gap the contract leaves open.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: 'https://{host}', variables: { host: { default: 'api.example.com' } } }],
     security: [{ bearer: [] }],
-    tags: [
-      { name: 'Skills', description: 'Reusable instructions (4.1).' },
-      { name: 'Chats', description: 'Chats and the catalog (4.2).' },
-      { name: 'Turns', description: 'Turns, synchronous and streamed (4.3, 4.4, 6).' },
-      { name: 'Interactions', description: 'Answers to interactions, and cancel (4.5, 4.6).' },
-    ],
+    tags: namespaces.map((tag) => ({ name: tag, description: `client.${tag}` })),
     paths,
     components: {
       securitySchemes: {

@@ -1,4 +1,5 @@
-import type { Scope } from './scopes.js';
+import type * as z from 'zod/mini';
+import type { ERROR_DATA_SCHEMAS } from './error-data.js';
 
 /**
  * Every `message_code` and turn `code` the contract names (sections 2.1, 5, 6 and 7), and the 401 a missing
@@ -57,16 +58,10 @@ export type MockCode = (typeof MOCK_CODES)[number];
 /** A `message_code`: one the contract names, or one it does not know yet (kept as a plain string). */
 export type MessageCode = KnownCode | (string & {});
 
-/** The `data` of an error response, by `message_code`, where the contract gives its shape. */
-export interface ErrorDataByCode {
-  api_token_scope_not_allowed: { required_scopes: Scope[] };
-  api_v1_chat_busy: { message_id: number };
-  api_v1_core_unavailable: { code: string };
-  upstream_error: { chat_id: string; message_id: number };
-  turn_timeout: { chat_id: string; message_id: number };
-  api_v1_action_result_unknown: { upstream_status?: number };
-  prompt_refs_invalid: Array<Record<string, unknown>>;
-}
+/** The `data` of an error response, by `message_code`, where the contract gives its shape (`ERROR_DATA_SCHEMAS`). */
+export type ErrorDataByCode = {
+  [C in keyof typeof ERROR_DATA_SCHEMAS]: z.output<(typeof ERROR_DATA_SCHEMAS)[C]>;
+};
 
 /** The `data` of an error with code `C`: its documented shape, or `unknown`. */
 export type ErrorData<C extends string> = C extends keyof ErrorDataByCode ? ErrorDataByCode[C] : unknown;

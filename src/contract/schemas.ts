@@ -8,6 +8,7 @@ export {
   ChatUpdateSchema,
 } from './chat.js';
 export { EnvelopeSchema, ErrorBodySchema, ErrorDetailsSchema, MetaSchema } from './envelope.js';
+export { ERROR_DATA_SCHEMAS } from './error-data.js';
 export {
   ActionRequiredPayloadSchema,
   DeltaPayloadSchema,
