@@ -10,10 +10,10 @@ import { LIMITS } from './limits.js';
  */
 
 /** Where a failure's code comes from: the contract's words, or the reference mock's reading of a gap. */
-export type FailureSource = 'contract' | 'mock';
+type FailureSource = 'contract' | 'mock';
 
 /** The section a failure comes from; `7` alone where section 7 leaves the failure open. */
-export type FailureSection = '5' | '7' | '7.1' | '7.2' | '7.3' | '7.4' | '7.5' | '7.6' | '8';
+type FailureSection = '5' | '7' | '7.1' | '7.2' | '7.3' | '7.4' | '7.5' | '7.6' | '8';
 
 /** One `message_code` an endpoint can answer with one status. */
 export interface FailureDoc {
