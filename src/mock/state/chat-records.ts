@@ -75,6 +75,11 @@ export function updateChat(store: MockStore, chat: ChatRecord, input: ChatUpdate
   chat.updated_at = store.timestamp();
 }
 
+/** Marks the chat changed at `at` (a turn started or ended in it), or now. */
+export function touchChat(store: MockStore, chat: ChatRecord, at = store.timestamp()): void {
+  chat.updated_at = at;
+}
+
 /** Soft-deletes the chat: every lookup treats it as absent from now on. */
 export function deleteChat(store: MockStore, chat: ChatRecord): void {
   chat.deleted_at = store.timestamp();

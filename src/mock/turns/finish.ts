@@ -1,3 +1,4 @@
+import { touchChat } from '../state/chat-records.js';
 import type { TurnErrorRecord } from '../state/records.js';
 import type { MockStore } from '../state/store.js';
 import type { Live } from './live.js';
@@ -29,7 +30,7 @@ export function finishTurn(
   turn.error = failure ?? null;
   turn.usage = turn.content === '' ? null : usageOf(store, turn);
   const chat = store.chatsById.get(turn.chat_id);
-  if (chat) chat.updated_at = store.timestamp();
+  if (chat) touchChat(store, chat);
   for (const interaction of store.interactionsById.values()) {
     if (interaction.turn_id === turn.id && interaction.state === 'pending') interaction.state = 'closed';
   }

@@ -1,3 +1,4 @@
+import { touchChat } from '../state/chat-records.js';
 import type { TurnRecord } from '../state/records.js';
 import type { MockStore } from '../state/store.js';
 import type { TurnStart } from './live.js';
@@ -27,6 +28,6 @@ export function storeNewTurn(store: MockStore, start: TurnStart, now: number): T
     request_id: start.request_id,
   };
   store.addTurn(turn);
-  start.chat.updated_at = turn.created_at;
+  touchChat(store, start.chat, turn.created_at);
   return turn;
 }
