@@ -48,7 +48,9 @@ describe('the public surface', () => {
 
   it('convo-sdk/schemas holds the contract as data: schemas, enumerations, limits and how they count', () => {
     const names = Object.keys(schemas);
-    expect(names.filter((name) => !/Schema$|^EVENT_SCHEMAS$|^ERROR_DATA_SCHEMAS$|^EVENTS$/.test(name)).sort()).toEqual([
+    expect(
+      names.filter((name) => !/Schema$|^EVENT_SCHEMAS$|^ERROR_DATA_SCHEMAS$|^EVENTS$/.test(name)).sort(),
+    ).toEqual([
       'ATTACHMENT_SCOPES',
       'EVENT_NAMES',
       'INTERACTION_KINDS',
