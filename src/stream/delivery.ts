@@ -100,6 +100,11 @@ export class Delivery<E extends StreamEvent<unknown>> implements AsyncIterableIt
 
   #hand(): IteratorResult<E> {
     const event = this.#batch[this.#index++]!;
+    // A stream held open between events keeps none of the ones it handed out.
+    if (this.#index === this.#batch.length) {
+      this.#batch = NONE;
+      this.#index = 0;
+    }
     this.#hooks.observe(event);
     if (event.type !== 'delta' && isTerminal(event)) {
       this.#terminal = true;
@@ -116,6 +121,9 @@ export class Delivery<E extends StreamEvent<unknown>> implements AsyncIterableIt
     await this.#source.return?.();
   }
 }
+
+/** No batch (never written to). */
+const NONE: never[] = [];
 
 function closedEarly(): ConvoError {
   return new ConvoError('the stream was closed before its terminal event');
