@@ -1,6 +1,6 @@
-import { createParser } from 'eventsource-parser';
 import { AbortError, ConnectionError, StreamBreak, TurnTooLargeError } from '../errors/index.js';
 import { checkOption } from '../http/validate.js';
+import { EventParser } from './sse-parser.js';
 
 /** One server-sent event as it came: its name (default `message`) and its raw data. */
 export interface RawEvent {
@@ -59,19 +59,7 @@ export async function* readEvents<T = RawEvent>(
   let received = 0;
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  let queue: RawEvent[] = [];
-  let overflow = false;
-  const parser = createParser({
-    // The parser's own object, named: one allocation per event fewer.
-    onEvent: (message) => {
-      message.event ??= 'message';
-      queue.push(message as RawEvent);
-    },
-    onError: (error) => {
-      if (error.type === 'max-buffer-size-exceeded') overflow = true;
-    },
-    maxBufferSize: MAX_EVENT_CHARS,
-  });
+  const parser = new EventParser(MAX_EVENT_CHARS);
   // The idle clock runs only while waiting for the next event: a consumer that takes its time between
   // events (an interaction handler, say) is not a dead connection.
   let waitingSince: number | undefined = Date.now();
@@ -122,11 +110,11 @@ export async function* readEvents<T = RawEvent>(
       // Checked before decoding: the text of a body without end would outgrow memory, then V8's string limit.
       received += chunk.value.byteLength;
       if (received > maxBytes) throw new TurnTooLargeError(maxBytes);
-      parser.feed(decoder.decode(chunk.value, { stream: true }));
-      if (overflow) throw new StreamBreak(`an event grew past ${MAX_EVENT_CHARS} characters`);
-      if (queue.length === 0) continue;
-      const raws = queue;
-      queue = [];
+      if (!parser.feed(decoder.decode(chunk.value, { stream: true })))
+        throw new StreamBreak(`an event grew past ${MAX_EVENT_CHARS} characters`);
+      const raws = parser.events;
+      if (raws.length === 0) continue;
+      parser.events = [];
       const out: T[] = [];
       let ended: boolean;
       waitingSince = undefined;
