@@ -1,8 +1,12 @@
+import { EVENT_NAMES } from '../contract/events.js';
 import type { RawEvent } from './sse.js';
 
 const LF = 10;
 const CR = 13;
 const SPACE = 32;
+const COLON = 58;
+const D = 100;
+const E = 101;
 
 /**
  * The event-stream format (HTML, "Parsing an event stream") of decoded text, fed a chunk at a time: each
@@ -41,20 +45,17 @@ export class EventParser {
     }
     // Nearly every stream ends its lines with LF alone: one search a line.
     const lf = text.indexOf('\r', at) === -1;
-    // The next colon, searched again only once passed: lines without one cost no search to the chunk's end.
-    let colon = -1;
     while (at < length) {
       const end = lf ? text.indexOf('\n', at) : lineEnd(text, at);
       if (end === -1) break;
-      if (colon < at) colon = firstColon(text, at);
       if (this.#partial.length > 0) {
         this.#partial.push(text.slice(at, end));
         const line = this.#partial.join('');
         this.#partial = [];
         this.#partialLength = 0;
-        this.#line(line, 0, line.length, firstColon(line, 0));
+        this.#line(line, 0, line.length);
       } else {
-        this.#line(text, at, end, colon);
+        this.#line(text, at, end);
       }
       at = end + 1;
       if (text.charCodeAt(end) === CR) {
@@ -70,30 +71,36 @@ export class EventParser {
     return this.#partialLength + this.#data.length <= this.#maxChars;
   }
 
-  /**
-   * One line, `text` from `start` to `end` (its line end excluded), whose first colon is at `colon` (at or
-   * past `end`: it has none).
-   */
-  #line(text: string, start: number, end: number, colon: number): void {
+  /** One line, `text` from `start` to `end` (its line end excluded). */
+  #line(text: string, start: number, end: number): void {
     if (start === end) {
       this.#dispatch();
       return;
     }
-    // A comment.
-    if (colon === start) return;
-    const named = colon < end;
-    const field = text.slice(start, named ? colon : end);
-    let value = '';
-    if (named) {
-      const from = text.charCodeAt(colon + 1) === SPACE ? colon + 2 : colon + 1;
-      value = text.slice(Math.min(from, end), end);
-    }
-    if (field === 'data') {
-      this.#data = this.#hasData ? `${this.#data}\n${value}` : value;
-      this.#hasData = true;
-    } else if (field === 'event') {
-      this.#event = value;
-    }
+    // The two fields read, known by their first letters: no copy of the line or of the name.
+    const first = text.charCodeAt(start);
+    if (first === D && isPrefix(text, start, 'data:')) this.#addData(valueFrom(text, start + 5, end));
+    else if (first === E && isPrefix(text, start, 'event:')) this.#event = this.#name(text, start + 6, end);
+    else if (first === COLON)
+      return; // a comment
+    else if (end - start === 4 && text.startsWith('data', start)) this.#addData('');
+    else if (end - start === 5 && text.startsWith('event', start)) this.#event = '';
+  }
+
+  /**
+   * An event's name: the contract's own string for a name it has (no copy an event, and none that keeps the
+   * chunk it was cut from alive), a copy of the text for another.
+   */
+  #name(text: string, from: number, end: number): string {
+    const start = from < end && text.charCodeAt(from) === SPACE ? from + 1 : from;
+    for (const name of EVENT_NAMES)
+      if (end - start === name.length && text.startsWith(name, start)) return name;
+    return text.slice(start, end);
+  }
+
+  #addData(value: string): void {
+    this.#data = this.#hasData ? `${this.#data}\n${value}` : value;
+    this.#hasData = true;
   }
 
   /** An empty line: the event read so far, if it has data, is complete. */
@@ -105,10 +112,16 @@ export class EventParser {
   }
 }
 
-/** The first colon of `text` from `at`, or its length when there is none. */
-function firstColon(text: string, at: number): number {
-  const colon = text.indexOf(':', at);
-  return colon === -1 ? text.length : colon;
+/** Whether `text` has `prefix` at `at` (compared by code unit: `startsWith` with a position is slower). */
+function isPrefix(text: string, at: number, prefix: string): boolean {
+  for (let i = 1; i < prefix.length; i++) if (text.charCodeAt(at + i) !== prefix.charCodeAt(i)) return false;
+  return true;
+}
+
+/** A field's value: `text` from `from` (after the colon, one space dropped) to `end`. */
+function valueFrom(text: string, from: number, end: number): string {
+  const start = from < end && text.charCodeAt(from) === SPACE ? from + 1 : from;
+  return text.slice(start, end);
 }
 
 /** Where the line starting at `at` ends (its CR or LF), or -1 when it does not end in `text`. */
