@@ -129,8 +129,11 @@ export class Transport {
   #ky: KyInstance | undefined;
   /** Whether the client has ky hooks (`beforeRequest`, `afterResponse`): every call then goes through ky. */
   readonly #hooked: boolean;
-  /** The client's headers, `authorization` and `accept` included, names lower-cased: every call's base. */
-  readonly #headers: Record<string, string>;
+  /**
+   * The client's headers, `authorization` and `accept` included, names lower-cased: every call's base. Made
+   * by the first call: `Headers` loads Node's fetch, which a process that only builds a client never needs.
+   */
+  #headers: Record<string, string> | undefined;
   /** The prototype of what ky's `ky.retry()` returns: the one other value an `afterResponse` hook may return. */
   #retryMarker: object = {};
   /** Whether any call succeeded: until one did, a 404 says which URL it tried (a wrong `baseUrl` is likely). */
@@ -145,10 +148,15 @@ export class Transport {
     this.#base = new URL('api/v1/', base);
     this.#href = this.#base.href;
     this.#hooked = hasKyHooks(settings.hooks);
-    const headers = new Headers(settings.headers);
-    headers.set('authorization', `Bearer ${settings.token}`);
+  }
+
+  #baseHeaders(): Record<string, string> {
+    if (this.#headers) return this.#headers;
+    const headers = new Headers(this.#settings.headers);
+    headers.set('authorization', `Bearer ${this.#settings.token}`);
     headers.set('accept', 'application/json');
     this.#headers = Object.fromEntries(headers);
+    return this.#headers;
   }
 
   /**
@@ -323,7 +331,13 @@ export class Transport {
     const ky = viaKy ? (this.#ky ?? (await this.#create())) : undefined;
     const timeout = options.timeout ?? this.#settings.timeout;
     const body = call.body === undefined ? undefined : serialize(call.body);
-    const headers = requestHeaders(this.#headers, accept, body !== undefined, call.headers, options.headers);
+    const headers = requestHeaders(
+      this.#baseHeaders(),
+      accept,
+      body !== undefined,
+      call.headers,
+      options.headers,
+    );
     // One signal for the caller's abort and the timeout, without `AbortSignal.any`: a composite signal is
     // tracked through weak references for as long as the fetch may follow it (a stream's whole life).
     const controller = new AbortController();
