@@ -40,8 +40,9 @@ const keepAll: Take<RawEvent> = (raws, out) => {
 /**
  * Reads the events of an SSE body, decoding each chunk once and yielding what `take` makes of the events of
  * each chunk together: one async step per chunk rather than per event, and no layer of its own for the
- * mapping. Returns `true` when `take` stopped the reading, `false` when the body ended. Throws `StreamBreak` when no event arrives for `idleMs` (bytes that make no event, such
- * as comments trickled by a dead upstream, do not keep it alive), when an event grows past
+ * mapping. Returns `true` when `take` stopped the reading, `false` when the body ended. Throws
+ * `StreamBreak` when no event arrives for `idleMs` (bytes that make no event, such as comments trickled by
+ * a dead upstream, do not keep it alive), when an event grows past
  * `MAX_EVENT_CHARS`, or when the read fails; `TurnTooLargeError` when the body passes `maxBytes`;
  * `AbortError` when the signal aborts; `ValidationError` when `idleMs` is not 1 to 2^31-1 (the
  * `idleTimeout` option) or `maxBytes` not 1 to 2^29 (`maxTurnBytes`). The signal is tied to the body
@@ -121,6 +122,7 @@ export async function* readEvents<T = RawEvent>(
       try {
         ended = take(raws, out);
       } finally {
+        // What was mapped before a failing event is handed out before its error.
         if (out.length > 0) yield out;
       }
       if (ended) return true;
