@@ -88,14 +88,14 @@ export interface Result<T> {
 }
 
 /**
- * What the contract needs of ky, set once on the client's instance, which performs the calls that have ky
- * hooks (`beforeRequest`, `afterResponse`) and runs them. Four of its defaults are the SDK's own. `retry: 0`:
+ * What the contract needs of ky, set once on the client's instance, which performs every exchange and runs
+ * the `beforeRequest` and `afterResponse` hooks. Four of its defaults are the SDK's own. `retry: 0`:
  * the policy table repeats what the contract allows (`request`), for every kind, under a turn's key; ky
  * re-sends only when an `afterResponse` hook returns `ky.retry()` (`HOOK_RETRY`, set only then: a retry
  * limit above 0 makes ky clone every `Request`). `timeout: false`: the call's `timeout` also covers reading
  * the body, which the transport reads itself to bound it (`maxResponseBytes`). `throwHttpErrors: false`: an
  * error's body is the contract's envelope, read here within `maxResponseBytes`. `redirect: 'manual'`: a
- * redirect is a `RedirectError`, never followed (a call without hooks is sent with the same settings).
+ * redirect is a `RedirectError`, never followed.
  */
 const KY_OPTIONS = {
   retry: 0,
@@ -125,10 +125,8 @@ export class Transport {
   readonly #base: URL;
   /** `#base` as text: a call's URL is this plus its path, absolute, so that ky builds one `Request`, not three. */
   readonly #href: string;
-  /** The client's ky instance, built once, with the first request that has ky hooks. */
+  /** The client's ky instance, built once, with the first request. */
   #ky: KyInstance | undefined;
-  /** Whether the client has ky hooks (`beforeRequest`, `afterResponse`): every call then goes through ky. */
-  readonly #hooked: boolean;
   /**
    * The client's headers, `authorization` and `accept` included, names lower-cased: every call's base. Made
    * by the first call: `Headers` loads Node's fetch, which a process that only builds a client never needs.
@@ -147,7 +145,6 @@ export class Transport {
     const base = settings.baseUrl.endsWith('/') ? settings.baseUrl : `${settings.baseUrl}/`;
     this.#base = new URL('api/v1/', base);
     this.#href = this.#base.href;
-    this.#hooked = hasKyHooks(settings.hooks);
   }
 
   #baseHeaders(): Record<string, string> {
@@ -260,9 +257,9 @@ export class Transport {
   }
 
   /**
-   * Builds the client's ky instance (`KY_OPTIONS`), for the calls with ky hooks. ky is imported by the first
-   * of them: an app without hooks never loads it, and a browser app with some loads it in a chunk of its
-   * own, after the page. An import that failed is tried again by the next call.
+   * Builds the client's ky instance (`KY_OPTIONS`). ky is imported by the first request: a browser app loads
+   * it in a chunk of its own, after the page, and a process that never sends a request does not parse it.
+   * An import that failed is tried again by the next call.
    */
   async #create(): Promise<KyInstance> {
     let ky: typeof import('ky').default;
@@ -319,16 +316,14 @@ export class Transport {
   }
 
   /**
-   * Sends `call` once: with `fetch` itself, or through ky where a ky hook (`beforeRequest`, `afterResponse`)
-   * of the client or the call may see or replace the exchange. The timeout runs until `done()` is called,
+   * Sends `call` once through ky. The timeout runs until `done()` is called,
    * so that it also covers reading a JSON body; `signal` (the caller's and the timeout's) is for the body
    * reader.
    */
   async #send(call: Omit<Call<unknown>, 'schema' | 'kind'>, accept: string): Promise<Sent> {
     const options = call.options ?? {};
-    const viaKy = this.#hooked || hasKyHooks(options.hooks);
     // Outside the try below: the SDK failing to load its own code is no connection failure, and not retried.
-    const ky = viaKy ? (this.#ky ?? (await this.#create())) : undefined;
+    const ky = this.#ky ?? (await this.#create());
     const timeout = options.timeout ?? this.#settings.timeout;
     const body = call.body === undefined ? undefined : serialize(call.body);
     const headers = requestHeaders(
@@ -360,9 +355,7 @@ export class Transport {
       const url = this.#href + call.path + (call.query ? queryString(call.query) : '');
       const init = { method: call.method, headers, body: body ?? null, signal, redirect: 'manual' } as const;
       // ky awaits a hook without watching the signal: the call's own bounds are applied here.
-      const response = ky
-        ? await withinSignal(ky(url, this.#kyInit(init, options.hooks)), signal)
-        : await (this.#settings.fetch ?? globalThis.fetch)(url, init);
+      const response = await withinSignal(ky(url, this.#kyInit(init, options.hooks)), signal);
       // An injected fetch (or a hook) may hand back anything.
       if (!(response instanceof Response))
         throw new TypeError('the fetch resolved to something not a Response');
@@ -384,11 +377,6 @@ export class Transport {
     if (!hooks) return init as KyOptions;
     return { ...(init as KyOptions), hooks, ...(hooks.afterResponse.length && { retry: HOOK_RETRY }) };
   }
-}
-
-/** Whether `hooks` has any ky runs (`beforeRequest`, `afterResponse`). */
-function hasKyHooks(hooks: Hooks | undefined): boolean {
-  return Boolean(hooks?.beforeRequest?.length || hooks?.afterResponse?.length);
 }
 
 /** A 3xx, or what a browser shows of one under `redirect: 'manual'` (an opaque redirect, status 0). */

@@ -1,6 +1,6 @@
+import { createParser } from 'eventsource-parser';
 import { AbortError, ConnectionError, StreamBreak, TurnTooLargeError } from '../errors/index.js';
 import { checkOption } from '../http/validate.js';
-import { EventParser } from './sse-parser.js';
 
 /** One server-sent event as it came: its name (default `message`) and its raw data. */
 export interface RawEvent {
@@ -60,7 +60,19 @@ export async function* readEvents<T = RawEvent>(
   let received = 0;
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  const parser = new EventParser(MAX_EVENT_CHARS);
+  let raws: RawEvent[] = [];
+  let overflow = false;
+  // One parser per body; its own event object is what `take` gets (named, when the server named none).
+  const parser = createParser({
+    onEvent: (message) => {
+      message.event ??= 'message';
+      raws.push(message as RawEvent);
+    },
+    onError: (error) => {
+      if (error.type === 'max-buffer-size-exceeded') overflow = true;
+    },
+    maxBufferSize: MAX_EVENT_CHARS,
+  });
   // The idle clock runs only while waiting for the next event: a consumer that takes its time between
   // events (an interaction handler, say) is not a dead connection.
   let waitingSince: number | undefined = Date.now();
@@ -111,16 +123,16 @@ export async function* readEvents<T = RawEvent>(
       // Checked before decoding: the text of a body without end would outgrow memory, then V8's string limit.
       received += chunk.value.byteLength;
       if (received > maxBytes) throw new TurnTooLargeError(maxBytes);
-      if (!parser.feed(decoder.decode(chunk.value, { stream: true })))
-        throw new StreamBreak(`an event grew past ${MAX_EVENT_CHARS} characters`);
-      const raws = parser.events;
+      parser.feed(decoder.decode(chunk.value, { stream: true }));
+      if (overflow) throw new StreamBreak(`an event grew past ${MAX_EVENT_CHARS} characters`);
       if (raws.length === 0) continue;
-      parser.events = [];
+      const batch = raws;
+      raws = [];
       const out: T[] = [];
       let ended: boolean;
       waitingSince = undefined;
       try {
-        ended = take(raws, out);
+        ended = take(batch, out);
       } finally {
         // What was mapped before a failing event is handed out before its error.
         if (out.length > 0) yield out;

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { Client, ConnectionError, ConvoError } from '../../src/index.js';
 import { fakeFetch, ok, skill } from '../support/fake-fetch.js';
 
-// ky is loaded by the first request with a ky hook (http/transport.ts); here it cannot be.
+// ky is loaded by the first request (http/transport.ts); here it cannot be.
 const loads = vi.hoisted(() => ({ count: 0 }));
 vi.mock('ky', () => {
   loads.count++;
@@ -10,15 +10,6 @@ vi.mock('ky', () => {
 });
 
 describe('the SDK failing to load ky', () => {
-  it('does not touch a client without ky hooks: its calls are sent with fetch itself', async () => {
-    const { fetch, requests } = fakeFetch(ok(skill()));
-    const client = new Client({ baseUrl: 'https://api.test', token: 'secret-token', fetch });
-    const loadsBefore = loads.count;
-    await expect(client.skills.get(skill().id)).resolves.toMatchObject({ id: skill().id });
-    expect(requests).toHaveLength(1);
-    expect(loads.count).toBe(loadsBefore);
-  });
-
   it('is a plain ConvoError that names ky, with the cause, neither a connection failure nor retried', async () => {
     const { fetch, requests } = fakeFetch(ok(skill()));
     const beforeRetry = vi.fn();
@@ -26,7 +17,7 @@ describe('the SDK failing to load ky', () => {
       baseUrl: 'https://api.test',
       token: 'secret-token',
       fetch,
-      hooks: { beforeRetry: [beforeRetry], beforeRequest: [() => {}] },
+      hooks: { beforeRetry: [beforeRetry] },
     });
     const error = await client.skills.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConvoError);
