@@ -88,24 +88,14 @@ export interface Result<T> {
 }
 
 /**
- * ky, loaded with the first request of any client: a browser app then loads its 9 KB (gzipped) in a chunk of
- * its own, after the page, and a Node process that never sends a request does not parse it.
- */
-let loadKy: Promise<typeof import('ky')> | undefined;
-
-/**
- * What the contract needs of ky, set once on the client's instance; ky builds and performs each exchange and
- * runs the `beforeRequest` and `afterResponse` hooks. Four of its defaults are the SDK's own, for these
- * reasons. `retry: 0`: the policy table repeats what the contract allows (`request`), for every kind, under
- * a turn's key; ky re-sends only when an `afterResponse` hook returns `ky.retry()` (`HOOK_RETRY`, set only
- * then: a retry limit above 0 makes ky clone every `Request`). `timeout: false`: the call's `timeout` also
- * covers reading the body, which the transport reads itself to bound it (`maxResponseBytes`); ky's covers
- * the headers (its body shortcuts, which read without a bound, start a second one), and would cost another
- * 0.03x of a raw fetch on a small POST over loopback (ky alone: 1.165x without it, 1.19x to 1.20x with it,
- * three runs). `throwHttpErrors: false`: an error's body is the contract's envelope, read here within
- * `maxResponseBytes` (ky reads it for `HTTPError.data`, up to 10 MiB). `redirect: 'manual'`: a redirect is a
- * `RedirectError`, never followed. And where no `beforeRequest` hook may replace the `Request`, its `fetch`
- * is `unpacked` (below).
+ * What the contract needs of ky, set once on the client's instance, which performs every exchange and runs
+ * the `beforeRequest` and `afterResponse` hooks. Four of its defaults are the SDK's own. `retry: 0`:
+ * the policy table repeats what the contract allows (`request`), for every kind, under a turn's key; ky
+ * re-sends only when an `afterResponse` hook returns `ky.retry()` (`HOOK_RETRY`, set only then: a retry
+ * limit above 0 makes ky clone every `Request`). `timeout: false`: the call's `timeout` also covers reading
+ * the body, which the transport reads itself to bound it (`maxResponseBytes`). `throwHttpErrors: false`: an
+ * error's body is the contract's envelope, read here within `maxResponseBytes`. `redirect: 'manual'`: a
+ * redirect is a `RedirectError`, never followed.
  */
 const KY_OPTIONS = {
   retry: 0,
@@ -137,8 +127,11 @@ export class Transport {
   readonly #href: string;
   /** The client's ky instance, built once, with the first request. */
   #ky: KyInstance | undefined;
-  /** Whether the client has ky hooks (`beforeRequest`, `afterResponse`), which ky runs without the signal. */
-  #hooked = false;
+  /**
+   * The client's headers, `authorization` and `accept` included, names lower-cased: every call's base. Made
+   * by the first call: `Headers` loads Node's fetch, which a process that only builds a client never needs.
+   */
+  #headers: Record<string, string> | undefined;
   /** The prototype of what ky's `ky.retry()` returns: the one other value an `afterResponse` hook may return. */
   #retryMarker: object = {};
   /** Whether any call succeeded: until one did, a 404 says which URL it tried (a wrong `baseUrl` is likely). */
@@ -152,6 +145,15 @@ export class Transport {
     const base = settings.baseUrl.endsWith('/') ? settings.baseUrl : `${settings.baseUrl}/`;
     this.#base = new URL('api/v1/', base);
     this.#href = this.#base.href;
+  }
+
+  #baseHeaders(): Record<string, string> {
+    if (this.#headers) return this.#headers;
+    const headers = new Headers(this.#settings.headers);
+    headers.set('authorization', `Bearer ${this.#settings.token}`);
+    headers.set('accept', 'application/json');
+    this.#headers = Object.fromEntries(headers);
+    return this.#headers;
   }
 
   /**
@@ -254,28 +256,25 @@ export class Transport {
     return { data: data.data, meta: envelope.data.meta, response };
   }
 
-  /** Builds the client's ky instance (`KY_OPTIONS`). */
+  /**
+   * Builds the client's ky instance (`KY_OPTIONS`). ky is imported by the first request: a browser app loads
+   * it in a chunk of its own, after the page, and a process that never sends a request does not parse it.
+   * An import that failed is tried again by the next call.
+   */
   async #create(): Promise<KyInstance> {
-    loadKy ??= import('ky').catch((error: unknown) => {
-      loadKy = undefined; // the next request tries again
+    let ky: typeof import('ky').default;
+    try {
+      ky = (await import('ky')).default;
+    } catch (error) {
       throw new ConvoError(`could not load ky: ${error instanceof Error ? error.message : String(error)}`, {
         cause: error,
       });
-    });
-    const { default: ky } = await loadKy;
+    }
     this.#retryMarker = Object.getPrototypeOf(ky.retry()) as object;
-    const settings = this.#settings;
-    const headers = new Headers(settings.headers);
-    headers.set('authorization', `Bearer ${settings.token}`);
-    headers.set('accept', 'application/json');
-    const hooks = kyHooks(settings.hooks, this.#retryMarker);
-    this.#hooked = hooks !== undefined;
-    const fetch = settings.fetch;
+    const hooks = kyHooks(this.#settings.hooks, this.#retryMarker);
+    const fetch = this.#settings.fetch;
     this.#ky ??= ky.create({
       ...KY_OPTIONS,
-      // As a plain object (its names lower-cased by `Headers`): ky merges two plain objects by spreading them,
-      // where a `Headers` on either side costs it two more `Headers` a call (see `requestHeaders`).
-      headers: Object.fromEntries(headers),
       // Only when there are some: ky merges the defaults into each call's options, hooks included.
       ...(hooks && { hooks, retry: hooks.afterResponse.length ? HOOK_RETRY : 0 }),
       // Called as a plain function (ky calls it as a method), so that a detached `window.fetch` works.
@@ -317,43 +316,46 @@ export class Transport {
   }
 
   /**
-   * Sends `call` once through ky. The timeout runs until `done()` is called, so that it also covers reading
-   * a JSON body; `signal` (the caller's and the timeout's) is for the body reader.
+   * Sends `call` once through ky. The timeout runs until `done()` is called,
+   * so that it also covers reading a JSON body; `signal` (the caller's and the timeout's) is for the body
+   * reader.
    */
   async #send(call: Omit<Call<unknown>, 'schema' | 'kind'>, accept: string): Promise<Sent> {
     const options = call.options ?? {};
     // Outside the try below: the SDK failing to load its own code is no connection failure, and not retried.
-    const send = this.#ky ?? (await this.#create());
+    const ky = this.#ky ?? (await this.#create());
     const timeout = options.timeout ?? this.#settings.timeout;
     const body = call.body === undefined ? undefined : serialize(call.body);
-    const headers = requestHeaders(accept, body !== undefined, call.headers, options.headers);
-    const timer = new AbortController();
+    const headers = requestHeaders(
+      this.#baseHeaders(),
+      accept,
+      body !== undefined,
+      call.headers,
+      options.headers,
+    );
+    // One signal for the caller's abort and the timeout, without `AbortSignal.any`: a composite signal is
+    // tracked through weak references for as long as the fetch may follow it (a stream's whole life).
+    const controller = new AbortController();
+    const signal = controller.signal;
+    const caller = options.signal;
+    const follow = () => controller.abort(caller?.reason);
+    caller?.addEventListener('abort', follow, { once: true });
     const timeoutId = setTimeout(
-      () => timer.abort(new DOMException(`no response within ${timeout} ms`, 'TimeoutError')),
+      () => controller.abort(new DOMException(`no response within ${timeout} ms`, 'TimeoutError')),
       timeout,
     );
-    const done = () => clearTimeout(timeoutId);
-    const signal = options.signal ? AbortSignal.any([options.signal, timer.signal]) : timer.signal;
-    const init: KyOptions = { method: call.method, headers };
-    const hooks: KyHooks | undefined = kyHooks(options.hooks, this.#retryMarker);
-    const hooked = this.#hooked || hooks !== undefined;
-    // Where no hook sees ky's Request, `unpacked` sends `body` itself: ky's copy would only be wrapped in a
-    // stream nobody reads (chats.create: 1.41x to 1.34x of raw fetch, medians of 7 alternating runs).
-    if (body !== undefined && hooked) init.body = body;
-    if (hooks) {
-      init.hooks = hooks;
-      if (hooks.afterResponse.length) init.retry = HOOK_RETRY;
-    }
-    // A `beforeRequest` hook may hand ky another Request, body included: that one goes out as it is.
-    if (!this.#settings.hooks?.beforeRequest?.length && !hooks?.beforeRequest.length)
-      init.fetch = unpacked(this.#settings.fetch, body, signal);
-    else init.signal = signal;
+    // A stream's body has the caller's signal and its own watchdog: the call lets go of both here.
+    const done = () => {
+      clearTimeout(timeoutId);
+      caller?.removeEventListener('abort', follow);
+    };
     const started = performance.now();
     try {
       options.signal?.throwIfAborted();
       const url = this.#href + call.path + (call.query ? queryString(call.query) : '');
+      const init = { method: call.method, headers, body: body ?? null, signal, redirect: 'manual' } as const;
       // ky awaits a hook without watching the signal: the call's own bounds are applied here.
-      const response = await (hooked ? withinSignal(send(url, init), signal) : send(url, init));
+      const response = await withinSignal(ky(url, this.#kyInit(init, options.hooks)), signal);
       // An injected fetch (or a hook) may hand back anything.
       if (!(response instanceof Response))
         throw new TypeError('the fetch resolved to something not a Response');
@@ -368,31 +370,13 @@ export class Transport {
       throw this.#fail(fetchFailure(error, options.signal, timeout, this.#settings.redact), options);
     }
   }
-}
 
-/**
- * ky's `fetch` for a call whose Request no hook replaces: it sends the Request ky built (its URL, method,
- * headers as the hooks left them, redirect mode) as a URL and init, with `body` as text and the call's
- * `signal`. Handed the Request itself, fetch would copy its body through a stream, and ky would then cancel
- * the drained stream, which throws an error it catches: 8% of the client's profile on a small POST
- * (BENCHMARKS.md, "Stage 3"). Given to ky, the signal would be combined with ky's own (`AbortSignal.any`,
- * weakly linked by undici): 7% more; handing it to fetch here took `chats.create` from 1.44x to 1.39x of
- * raw fetch (medians of 14 alternating runs on a loaded machine). `fetch` is the client's, else the global
- * one at call time (msw replaces it).
- */
-function unpacked(fetch: TransportSettings['fetch'], body: string | undefined, signal: AbortSignal) {
-  return (request: Request | URL | string, extra?: RequestInit) => {
-    const send = fetch ?? globalThis.fetch;
-    if (!(request instanceof Request)) return send(request, extra);
-    return send(request.url, {
-      ...extra,
-      method: request.method,
-      headers: request.headers,
-      body: body ?? null,
-      signal,
-      redirect: request.redirect,
-    });
-  };
+  /** A call's options for ky: the request's own ky hooks (run after the client's) and their re-send. */
+  #kyInit(init: RequestInit, own: Hooks | undefined): KyOptions {
+    const hooks: KyHooks | undefined = kyHooks(own, this.#retryMarker);
+    if (!hooks) return init as KyOptions;
+    return { ...(init as KyOptions), hooks, ...(hooks.afterResponse.length && { retry: HOOK_RETRY }) };
+  }
 }
 
 /** A 3xx, or what a browser shows of one under `redirect: 'manual'` (an opaque redirect, status 0). */
@@ -401,10 +385,11 @@ function isRedirect(response: Response): boolean {
 }
 
 /**
- * A call's own headers over the client's (set on the ky instance): checked first, so that a value fetch would
+ * A call's headers: the client's (`base`), then the call's own, checked first, so that a value fetch would
  * refuse, or that would split the request, is a `ValidationError` before anything is sent.
  */
 function requestHeaders(
+  base: Record<string, string>,
   accept: string,
   json: boolean,
   own: Record<string, string> | undefined,
@@ -413,13 +398,11 @@ function requestHeaders(
   for (const name in own)
     checkHeader(name === 'idempotency-key' ? 'idempotencyKey' : 'headers', name, own[name]);
   checkHeaders('headers', extra);
-  const mine: Record<string, string> = {};
+  const mine: Record<string, string> = { ...base };
   if (accept !== 'application/json') mine.accept = accept;
   if (json) mine['content-type'] = 'application/json';
-  // A plain object, as the client's headers (`#create`), unless the caller's names may differ from these in
-  // case only (`Headers` then merges them as fetch would). Three `Headers` fewer a call: chats.create with
-  // a stub fetch 39.3 to 36.4 µs (medians of 5 alternating runs); over loopback 1.34x to 1.32x of raw
-  // fetch (medians of 14), within the noise.
+  // A plain object, unless the caller's names may differ from these in case only (`Headers` then merges
+  // them as fetch would).
   if (!own && !extra) return mine;
   const headers = new Headers(mine);
   for (const more of [own, extra]) for (const name in more) headers.set(name, more[name] as string);

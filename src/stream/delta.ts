@@ -9,8 +9,8 @@ type DeltaPayload = z.infer<typeof DeltaPayloadSchema>;
  * `message.delta`'s payload, validated: `decode` without the schema lookup and the wrapper. Nearly every
  * event of a turn is a delta, and zod, then JSON.parse, cost more than the rest of reading one. Each step
  * here takes only what `DeltaPayloadSchema` (a loose object with a string `text` and a boolean `replace`)
- * would take; anything else is `undefined`, for `decode` to judge with the schema's message. Measured per
- * process (benchmark 9's read, 12 alternating fresh processes): zod on every delta took 1.75x the time.
+ * would take; anything else is `undefined`, for `decode` to judge with the schema's message (BENCHMARKS.md,
+ * "The speed machinery, with and without", has what zod on every delta costs).
  */
 export function decodeDelta(raw: RawEvent): DeltaPayload | undefined {
   const canonical = readCanonical(raw.data);
@@ -34,7 +34,7 @@ const CANONICAL = /^\{"text": ?"[^"\\\u0000-\u001f]{0,12}", ?"replace": ?(?:true
 /**
  * Reads such a delta with one regular expression and a slice instead of JSON.parse (a third of its time);
  * anything else (escapes, longer texts, other keys, order or spacing) returns undefined and goes through
- * JSON.parse. Without it, benchmark 9's read took 1.30x the time and 1.23x the peak RSS.
+ * JSON.parse.
  */
 function readCanonical(data: string): DeltaPayload | undefined {
   if (!CANONICAL.test(data)) return undefined;
@@ -53,7 +53,6 @@ const SHARED_MAX = 4096;
 /**
  * One string per short text: a model repeats its tokens, and a folded text that points at one shared
  * string per token holds far less than one fresh copy per delta (JSON.parse shares them the same way).
- * Without it, benchmark 9's read took the same time and 1.25x the peak RSS (49.0 MB instead of 39.5).
  */
 function shared(text: string): string {
   return SHARED.get(text) ?? remember(text);

@@ -18,6 +18,13 @@ import type { RawEvent } from './sse.js';
 /** The relay's own event: a recovery, carried to a browser by `toReadableStream`. */
 export const RESUMED_EVENT = 'convo.resumed';
 
+/** One handler per event of the contract, given the state it shows the event for (`true`: the turn ended). */
+type Handlers = HandlersOf<
+  typeof EVENTS,
+  [out: StreamEvent<unknown>[], state: StreamState<unknown>],
+  boolean
+>;
+
 /** How a `StreamState` is set up. */
 export interface StreamStateOptions<I> {
   /** Yield `ping` events too. */
@@ -39,15 +46,15 @@ export class StreamState<I> {
   readonly fold = new Fold();
   /** `message.start`, once seen: a re-opened connection starts again, and is not shown twice. */
   start: { chat_id: string; message_id: number } | undefined;
-  /** Interactions already shown, so a re-delivered outcome does not show them twice. */
-  readonly #actions = new Set<string>();
+  /** Interactions already shown, so a re-delivered outcome does not show them twice (made by the first). */
+  #actions: Set<string> | undefined;
   /**
    * Each step (and off-schema event) shown, counted: a replay re-sends every stored one, two genuine twins
-   * included.
+   * included. Made by the first, as `#replay` by the first re-open: most turns have neither.
    */
-  readonly #shown = new Map<string, number>();
-  /** What the current connection may still replay of what was shown before it (empty on the first). */
-  #replay = new Map<string, number>();
+  #shown: Map<string, number> | undefined;
+  /** What the current connection may still replay of what was shown before it (none on the first). */
+  #replay: Map<string, number> | undefined;
   #rereads: number;
   readonly #pings: boolean;
   readonly #logger: Logger | undefined;
@@ -65,37 +72,24 @@ export class StreamState<I> {
   /** A new connection begins: it re-sends the stored outcome from the beginning. */
   restart(): void {
     this.fold.restart();
-    this.#replay = new Map(this.#shown);
+    this.#replay = this.#shown && new Map(this.#shown);
   }
-
-  /** Logs what came after the terminal event: it is dropped (6, rule 1). */
-  readonly dropUnread = (events: RawEvent[]): void => {
-    for (const { event } of events)
-      this.#logger?.warn?.('dropped an event after the terminal event', { event });
-  };
 
   /**
-   * Turns the events of one connection, a chunk's worth at a time, into the caller's events; returns `true`
-   * once a terminal event was yielded (reading stops there, and the rest is dropped), `false` when the
-   * connection ended without one. Events before a failing one are yielded before its error is thrown.
+   * Maps the events of one chunk of a connection onto `out` (the caller's events); returns `true` once a
+   * terminal event was mapped (reading stops there, and the rest is dropped: 6, rule 1). Events mapped
+   * before a failing one stay in `out`, for the caller to hand out before the error. Bound, so that the
+   * reader can call it as it is.
    */
-  async *connection(batches: AsyncIterable<RawEvent[]>): AsyncGenerator<StreamEvent<I>[], boolean> {
-    for await (const raws of batches) {
-      const out: StreamEvent<I>[] = [];
-      let i = 0;
-      let ended = false;
-      try {
-        while (i < raws.length && !ended) ended = this.#map(raws[i++]!, out);
-      } catch (error) {
-        if (out.length > 0) yield out;
-        throw error;
-      }
-      if (ended) this.dropUnread(raws.slice(i));
-      if (out.length > 0) yield out;
-      if (ended) return true;
+  readonly take = (raws: RawEvent[], out: StreamEvent<I>[]): boolean => {
+    for (let i = 0; i < raws.length; i++) {
+      if (!this.#map(raws[i]!, out)) continue;
+      for (let j = i + 1; j < raws.length; j++)
+        this.#logger?.warn?.('dropped an event after the terminal event', { event: raws[j]!.event });
+      return true;
     }
     return false;
-  }
+  };
 
   /** Maps one wire event onto `out` (nothing, one or two events); `true` when it ended the turn. */
   #map(raw: RawEvent, out: StreamEvent<I>[]): boolean {
@@ -120,47 +114,55 @@ export class StreamState<I> {
   }
 
   #handle<K extends EventName>(event: KnownEvent<K>, out: StreamEvent<I>[]): boolean {
-    return this.#handlers[event.name](event.payload, out);
+    return (StreamState.#handlers[event.name] as Handlers[K])(
+      event.payload,
+      out as StreamEvent<unknown>[],
+      this as StreamState<unknown>,
+    );
   }
 
-  /** How each event of the contract is shown: `true` when it ended the turn. */
-  readonly #handlers: HandlersOf<typeof EVENTS, [out: StreamEvent<I>[]], boolean> = {
-    'message.delta': (payload, out) => this.#delta(payload, out),
-    ping: ({ ts }, out) => {
-      if (this.#pings) out.push({ type: 'ping', ts });
+  /**
+   * How each event of the contract is shown: `true` when it ended the turn. One table for every stream
+   * (a stream of its own would hold a closure per event for as long as it is open).
+   */
+  static readonly #handlers: Handlers = {
+    'message.delta': (payload, out, state) => state.#delta(payload, out),
+    ping: ({ ts }, out, state) => {
+      if (state.#pings) out.push({ type: 'ping', ts });
       return false;
     },
-    'message.start': ({ chat_id, message_id, request_id }, out) => {
-      if (!this.start) {
-        this.start = { chat_id, message_id };
+    'message.start': ({ chat_id, message_id, request_id }, out, state) => {
+      if (!state.start) {
+        state.start = { chat_id, message_id };
         out.push({ type: 'start', chat_id, message_id, request_id });
-      } else if (this.start.message_id !== message_id) {
-        this.#logger?.warn?.('a re-opened stream started another message', { message_id });
+      } else if (state.start.message_id !== message_id) {
+        state.#logger?.warn?.('a re-opened stream started another message', { message_id });
       }
       return false;
     },
-    'message.step': (payload, out) => {
-      const steps = payload.steps.filter((s) => this.#fresh(`step:${s.key}|${s.timestamp}|${s.status}`));
+    'message.step': (payload, out, state) => {
+      const steps = payload.steps.filter((s) => state.#fresh(`step:${s.key}|${s.timestamp}|${s.status}`));
       if (steps.length > 0) out.push({ type: 'step', steps });
       return false;
     },
-    'message.action_required': (payload, out) => {
-      if (!this.#actions.has(payload.action_id)) {
-        this.#actions.add(payload.action_id);
-        const interaction = this.#interaction(payload, this.start?.chat_id ?? '');
+    'message.action_required': (payload, out, state) => {
+      state.#actions ??= new Set();
+      if (!state.#actions.has(payload.action_id)) {
+        state.#actions.add(payload.action_id);
+        const interaction = state.#interaction(payload, state.start?.chat_id ?? '');
         out.push({ type: 'action_required', interaction });
       }
       return false;
     },
-    'message.completed': (turn, out) => this.#finished('completed', turn, out),
-    'message.cancelled': (turn, out) => this.#finished('cancelled', turn, out),
-    'message.error': (error, out) => {
-      if (isRereadCode(error.code) && this.#rereads > 0) {
-        this.#rereads--;
+    'message.completed': (turn, out, state) => state.#finished('completed', turn, out),
+    'message.cancelled': (turn, out, state) => state.#finished('cancelled', turn, out),
+    'message.error': (error, out, state) => {
+      if (isRereadCode(error.code) && state.#rereads > 0) {
+        state.#rereads--;
         throw new StreamBreak(`message.error ${error.code}: reading the stored outcome again`);
       }
       // Masked here, at the source: the event, the `TurnError`, a relay and UI chunks all quote it.
-      out.push({ type: 'error', error: redactJson(error, this.#redact) as typeof error });
+      out.push({ type: 'error', error: redactJson(error, state.#redact) as typeof error });
       return true;
     },
   };
@@ -206,11 +208,12 @@ export class StreamState<I> {
    * shown dropped, as many times as it was shown.
    */
   #fresh(key: string): boolean {
-    const replayed = this.#replay.get(key) ?? 0;
+    const replayed = this.#replay?.get(key) ?? 0;
     if (replayed > 0) {
-      this.#replay.set(key, replayed - 1);
+      this.#replay!.set(key, replayed - 1);
       return false;
     }
+    this.#shown ??= new Map();
     this.#shown.set(key, (this.#shown.get(key) ?? 0) + 1);
     return true;
   }

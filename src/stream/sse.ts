@@ -26,19 +26,33 @@ export interface ReadOptions {
 const MAX_EVENT_CHARS = 16 * 1024 * 1024;
 
 /**
- * Reads the events of an SSE body, decoding each chunk once and yielding the events of each chunk together:
- * one async step per chunk rather than per event, which was most of the cost of a small event. Ends when
- * the body ends. Throws `StreamBreak` when no event arrives for `idleMs` (bytes that make no event, such
- * as comments trickled by a dead upstream, do not keep it alive), when an event grows past
+ * Maps the raw events of one chunk onto `out`; `true` stops reading (the turn ended). What it put in `out`
+ * before throwing is yielded before the error.
+ */
+export type Take<T> = (raws: RawEvent[], out: T[]) => boolean;
+
+/** The raw events as they came. */
+const keepAll: Take<RawEvent> = (raws, out) => {
+  out.push(...raws);
+  return false;
+};
+
+/**
+ * Reads the events of an SSE body, decoding each chunk once and yielding what `take` makes of the events of
+ * each chunk together: one async step per chunk rather than per event, and no layer of its own for the
+ * mapping. Returns `true` when `take` stopped the reading, `false` when the body ended. Throws
+ * `StreamBreak` when no event arrives for `idleMs` (bytes that make no event, such as comments trickled by
+ * a dead upstream, do not keep it alive), when an event grows past
  * `MAX_EVENT_CHARS`, or when the read fails; `TurnTooLargeError` when the body passes `maxBytes`;
  * `AbortError` when the signal aborts; `ValidationError` when `idleMs` is not 1 to 2^31-1 (the
  * `idleTimeout` option) or `maxBytes` not 1 to 2^29 (`maxTurnBytes`). The signal is tied to the body
  * reader here because a fetch made with a Request object can lose its abort after a GC.
  */
-export async function* readEvents(
+export async function* readEvents<T = RawEvent>(
   body: ReadableStream<Uint8Array>,
   options: ReadOptions,
-): AsyncGenerator<RawEvent[]> {
+  take: Take<T> = keepAll as Take<unknown>,
+): AsyncGenerator<T[], boolean> {
   const { idleMs, maxBytes, signal } = options;
   // Every reader's idle timer (a relay's too) gets a delay it can hold, and every body a bound.
   checkOption('idleTimeout', idleMs);
@@ -46,13 +60,13 @@ export async function* readEvents(
   let received = 0;
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  let queue: RawEvent[] = [];
+  let raws: RawEvent[] = [];
   let overflow = false;
+  // One parser per body; its own event object is what `take` gets (named, when the server named none).
   const parser = createParser({
-    // The parser's own object, named: one allocation per event fewer.
     onEvent: (message) => {
       message.event ??= 'message';
-      queue.push(message as RawEvent);
+      raws.push(message as RawEvent);
     },
     onError: (error) => {
       if (error.type === 'max-buffer-size-exceeded') overflow = true;
@@ -104,18 +118,26 @@ export async function* readEvents(
       if (stalled) throw silence(idleMs);
       if (chunk.done) {
         finished = true;
-        return;
+        return false;
       }
       // Checked before decoding: the text of a body without end would outgrow memory, then V8's string limit.
       received += chunk.value.byteLength;
       if (received > maxBytes) throw new TurnTooLargeError(maxBytes);
       parser.feed(decoder.decode(chunk.value, { stream: true }));
       if (overflow) throw new StreamBreak(`an event grew past ${MAX_EVENT_CHARS} characters`);
-      if (queue.length === 0) continue;
-      const batch = queue;
-      queue = [];
+      if (raws.length === 0) continue;
+      const batch = raws;
+      raws = [];
+      const out: T[] = [];
+      let ended: boolean;
       waitingSince = undefined;
-      yield batch;
+      try {
+        ended = take(batch, out);
+      } finally {
+        // What was mapped before a failing event is handed out before its error.
+        if (out.length > 0) yield out;
+      }
+      if (ended) return true;
       waitingSince = Date.now();
       timer ??= setTimeout(check, idleMs);
     }

@@ -35,16 +35,21 @@ export interface StreamRequest {
   logger: Logger | undefined;
 }
 
+/** What `httpTurnEvents` reads a turn with: where it goes, and what it keeps across connections. */
+export interface TurnRead<I> {
+  request: StreamRequest;
+  state: StreamState<I>;
+}
+
 /**
- * The events of a streamed turn over HTTP, a chunk's worth at a time. A connection that breaks (read
- * failure, silence past the idle limit, a body that ends before the terminal event, damaged events) is
- * re-opened by sending the same body with the same key, which re-delivers the stored outcome; `state`
- * reconciles it with what was shown.
+ * The events of a streamed turn over HTTP, a chunk's worth at a time. `prepare` runs at the first read, so
+ * that what it throws (a bad input) fails that read. A connection that breaks (read failure, silence past
+ * the idle limit, a body that ends before the terminal event, damaged events) is re-opened by sending the
+ * same body with the same key, which re-delivers the stored outcome; `state` reconciles it with what was
+ * shown.
  */
-export async function* httpTurnEvents<I>(
-  request: StreamRequest,
-  state: StreamState<I>,
-): AsyncGenerator<StreamEvent<I>[]> {
+export async function* httpTurnEvents<I>(prepare: () => TurnRead<I>): AsyncGenerator<StreamEvent<I>[]> {
+  const { request, state } = prepare();
   const { options, call } = request;
   let resumes = 0;
   let reason: string | undefined;
@@ -56,12 +61,12 @@ export async function* httpTurnEvents<I>(
     }
     try {
       if (!response.body) throw new StreamBreak('the response had no body');
-      const events = readEvents(response.body, {
-        idleMs: request.idleMs,
-        maxBytes: request.maxBytes,
-        signal: options.signal,
-      });
-      if (yield* state.connection(events)) return;
+      const events = readEvents(
+        response.body,
+        { idleMs: request.idleMs, maxBytes: request.maxBytes, signal: options.signal },
+        state.take,
+      );
+      if (yield* events) return;
       throw new StreamBreak('the stream ended before its terminal event');
     } catch (error) {
       if (!(error instanceof StreamBreak || error instanceof ConnectionError)) throw error;

@@ -35,9 +35,17 @@ export interface StreamListeners<I> {
 export abstract class EventStream<I extends Relayable> implements AsyncIterable<StreamEvent<I>> {
   /** Events a chunk's worth at a time: the layers below take one async step per chunk, not per event. */
   readonly #source: AsyncIterator<StreamEvent<I>[]>;
-  readonly #listeners = new Map<keyof StreamListeners<I>, Set<(...args: never[]) => void>>();
-  readonly #ended: Promise<TerminalEvent>;
-  #settle!: { resolve: (event: TerminalEvent) => void; reject: (error: unknown) => void };
+  /** Made by the first `on()`: most streams have no callbacks. */
+  #listeners: Map<keyof StreamListeners<I>, Set<(...args: never[]) => void>> | undefined;
+  /** How reading ended, once it did: the terminal event, or the error the reader got. */
+  #outcome: { end: TerminalEvent } | { error: unknown } | undefined;
+  /** `done()` waiting for the end (made by the first such call: a stream read by a loop needs none). */
+  #waiting:
+    | {
+        promise: Promise<TerminalEvent>;
+        settle: (outcome: { end: TerminalEvent } | { error: unknown }) => void;
+      }
+    | undefined;
   #iterating = false;
   #text = '';
   #messageId: number | undefined;
@@ -57,10 +65,6 @@ export abstract class EventStream<I extends Relayable> implements AsyncIterable<
     this.#source = source[Symbol.asyncIterator]();
     this.#stop = stop;
     this.knownChatId = chatId;
-    this.#ended = new Promise<TerminalEvent>((resolve, reject) => {
-      this.#settle = { resolve, reject };
-    });
-    this.#ended.catch(() => {});
   }
 
   /** The text so far (the whole answer once the turn completed). */
@@ -75,6 +79,7 @@ export abstract class EventStream<I extends Relayable> implements AsyncIterable<
 
   /** Registers a callback; callbacks run as events are read, by your loop or by `finalTurn()` / `done()`. */
   on<K extends keyof StreamListeners<I>>(name: K, listener: StreamListeners<I>[K]): this {
+    this.#listeners ??= new Map();
     const set = this.#listeners.get(name) ?? new Set();
     set.add(listener as (...args: never[]) => void);
     this.#listeners.set(name, set);
@@ -83,7 +88,7 @@ export abstract class EventStream<I extends Relayable> implements AsyncIterable<
 
   /** Removes a callback. */
   off<K extends keyof StreamListeners<I>>(name: K, listener: StreamListeners<I>[K]): this {
-    this.#listeners.get(name)?.delete(listener as (...args: never[]) => void);
+    this.#listeners?.get(name)?.delete(listener as (...args: never[]) => void);
     return this;
   }
 
@@ -95,12 +100,12 @@ export abstract class EventStream<I extends Relayable> implements AsyncIterable<
     return new Delivery(this.#source, {
       observe: (event) => this.#observe(event),
       ended: (event) => {
-        this.#settle.resolve(event);
+        this.#end({ end: event });
         this.#emit('end', event);
       },
       failed: (error) => {
         const located = this.locate(error);
-        this.#settle.reject(located);
+        this.#end({ error: located });
         this.finished(false, error);
         this.#emit('error', located);
       },
@@ -113,7 +118,23 @@ export abstract class EventStream<I extends Relayable> implements AsyncIterable<
    */
   async done(): Promise<TerminalEvent> {
     if (!this.#iterating) for await (const _ of this);
-    return this.#ended;
+    const outcome = this.#outcome;
+    if (outcome) return 'end' in outcome ? outcome.end : Promise.reject(outcome.error);
+    if (!this.#waiting) {
+      let settle!: (outcome: { end: TerminalEvent } | { error: unknown }) => void;
+      const promise = new Promise<TerminalEvent>((resolve, reject) => {
+        settle = (outcome) => ('end' in outcome ? resolve(outcome.end) : reject(outcome.error));
+      });
+      this.#waiting = { promise, settle };
+    }
+    return this.#waiting.promise;
+  }
+
+  /** Reading ended: what `done()` says from now on, and to whoever waits for it. */
+  #end(outcome: { end: TerminalEvent } | { error: unknown }): void {
+    this.#outcome = outcome;
+    this.#waiting?.settle(outcome);
+    this.#waiting = undefined;
   }
 
   /** The finished turn (completed or cancelled); rejects with the stream's `TurnFailedError` when it failed. */
@@ -192,7 +213,7 @@ export abstract class EventStream<I extends Relayable> implements AsyncIterable<
     // Every terminal event of the contract's table ends the reading, one added to it too.
     if (isTerminal(event)) this.finished(true);
     // Without callbacks (the common case) an event costs no lookups and no argument lists.
-    if (this.#listeners.size > 0) this.#notify(event);
+    if (this.#listeners) this.#notify(event);
   }
 
   #notify(event: StreamEvent<I>): void {
@@ -213,7 +234,7 @@ export abstract class EventStream<I extends Relayable> implements AsyncIterable<
   }
 
   #emit(name: keyof StreamListeners<I>, ...args: unknown[]): void {
-    const set = this.#listeners.get(name);
+    const set = this.#listeners?.get(name);
     if (!set) return;
     for (const listener of set) (listener as (...a: unknown[]) => void)(...args);
   }

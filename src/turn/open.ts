@@ -88,7 +88,7 @@ export function openTurnStream(
   };
   const watched = options.cancelOnAbort ? options.signal : undefined;
   watched?.addEventListener('abort', onAbort, { once: true });
-  const events = afterCheck(() => {
+  const events = httpTurnEvents(() => {
     checkOption('idleTimeout', options.idleTimeout);
     checkOption('maxResumes', options.maxResumes);
     checkOption('maxTurnBytes', options.maxTurnBytes);
@@ -107,21 +107,19 @@ export function openTurnStream(
       rereads: settings.maxRetries,
       redact: transport.redact,
     });
-    return httpTurnEvents(
-      {
-        transport,
-        ...setup.request(),
-        call,
-        idleMs: options.idleTimeout ?? CLIENT_DEFAULTS.idleTimeout,
-        maxResumes: options.maxResumes ?? CLIENT_DEFAULTS.maxResumes,
-        maxBytes: options.maxTurnBytes ?? setup.maxTurnBytes ?? CLIENT_DEFAULTS.maxTurnBytes,
-        settleMs: SETTLE_MS,
-        settings,
-        options: { ...options, signal },
-        logger,
-      },
-      state,
-    );
+    const request = {
+      transport,
+      ...setup.request(),
+      call,
+      idleMs: options.idleTimeout ?? CLIENT_DEFAULTS.idleTimeout,
+      maxResumes: options.maxResumes ?? CLIENT_DEFAULTS.maxResumes,
+      maxBytes: options.maxTurnBytes ?? setup.maxTurnBytes ?? CLIENT_DEFAULTS.maxTurnBytes,
+      settleMs: SETTLE_MS,
+      settings,
+      options: { ...options, signal },
+      logger,
+    };
+    return { request, state };
   });
   return new TurnStream(events, call, {
     abort: (reason) => controller.abort(reason),
@@ -130,11 +128,6 @@ export function openTurnStream(
     // A caller's long-lived signal must not keep every finished turn alive.
     release: () => watched?.removeEventListener('abort', onAbort),
   });
-}
-
-/** The events of `open()`, called at the first read: what it throws fails that read. */
-async function* afterCheck<T>(open: () => AsyncIterable<T>): AsyncGenerator<T> {
-  yield* open();
 }
 
 /**

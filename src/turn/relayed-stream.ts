@@ -48,14 +48,16 @@ export class RelayedTurnStream extends EventStream<RelayedInteraction> {
     // Its own controller, so that cancelling a re-relay (`toReadableStream()`) ends the read at once.
     const controller = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
-    const events = readEvents(stream, {
-      idleMs: options.idleTimeout ?? CLIENT_DEFAULTS.idleTimeout,
-      maxBytes: options.maxTurnBytes ?? CLIENT_DEFAULTS.maxTurnBytes,
-      signal,
-    });
-    return new RelayedTurnStream(relayed(state.connection(events)), undefined, (reason) =>
-      controller.abort(reason),
+    const events = readEvents(
+      stream,
+      {
+        idleMs: options.idleTimeout ?? CLIENT_DEFAULTS.idleTimeout,
+        maxBytes: options.maxTurnBytes ?? CLIENT_DEFAULTS.maxTurnBytes,
+        signal,
+      },
+      state.take,
     );
+    return new RelayedTurnStream(relayed(events), undefined, (reason) => controller.abort(reason));
   }
 
   /** The chat of the turn, once `message.start` said it. */

@@ -167,8 +167,9 @@ describe('terminal events', () => {
       'message.error',
       { code: 'turn_timeout', message: 'too long', retryable: false },
     ];
-    const { types } = await read([[START, error, step('late'), DONE]], { warn });
+    const { types, error: failure } = await read([[START, error, step('late'), DONE]], { warn });
     expect(types).toEqual(['start', 'error']);
+    expect(failure).toBeUndefined();
     expect(warn.mock.calls.filter(([m]) => m === 'dropped an event after the terminal event')).toEqual([
       ['dropped an event after the terminal event', { event: 'message.step' }],
       ['dropped an event after the terminal event', { event: 'message.completed' }],
@@ -177,8 +178,12 @@ describe('terminal events', () => {
 
   it('6 events after the terminal event are dropped without a logger, or with one that has no warn', async () => {
     for (const logger of [undefined, { debug: () => {} }]) {
-      const { types } = await read([[START, DONE, step('late'), ['message.step', { steps: 1 }]]], logger);
+      const { types, error } = await read(
+        [[START, DONE, step('late'), ['message.step', { steps: 1 }]]],
+        logger,
+      );
       expect(types).toEqual(['start', 'completed']);
+      expect(error).toBeUndefined();
     }
   });
 

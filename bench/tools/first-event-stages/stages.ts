@@ -1,7 +1,7 @@
 // Where the time to the first event goes, stage by stage: each stage reads the same message.start, enqueued
 // after the reader has waited 5 ms (the machine idles meanwhile, as between a service's events), and the
 // delay to its consumer is timed. Each stage adds one layer to the one before: the bare reader, the SSE
-// reader (`readEvents`: TextDecoder, eventsource-parser, the watchdog), the stream state (decode with the
+// reader (`readEvents`: TextDecoder, its event parser, the watchdog), the stream state (decode with the
 // contract's schema, the handler), the relayed stream (delivery, the event stream), the client's stream.
 // Then the decode of that event alone, after the same idle and in a hot loop.
 // Run: node bench/tools/first-event-stages/run.mjs
@@ -24,13 +24,13 @@ const stages: Record<string, (body: ReadableStream<Uint8Array>) => Reader> = {
     return { next: async () => ({ done: (await reader.read()).done }) };
   },
   '+ readEvents': (body) => readEvents(body, { idleMs: 45_000, maxBytes: 64 * 1024 * 1024 }),
-  '+ StreamState.connection': (body) =>
-    new StreamState<unknown>({
-      pings: false,
-      logger: undefined,
-      interaction: (raw) => raw,
-      rereads: 0,
-    }).connection(readEvents(body, { idleMs: 45_000, maxBytes: 64 * 1024 * 1024 })),
+  '+ StreamState.take': (body) =>
+    readEvents(
+      body,
+      { idleMs: 45_000, maxBytes: 64 * 1024 * 1024 },
+      new StreamState<unknown>({ pings: false, logger: undefined, interaction: (raw) => raw, rereads: 0 })
+        .take,
+    ),
   '+ delivery (RelayedTurnStream)': (body) =>
     RelayedTurnStream.fromReadableStream(body)[Symbol.asyncIterator](),
   'client.turns.stream': (body) => {
