@@ -14,7 +14,7 @@ import { readEvents } from '../stream/sse.js';
 import type { TurnCall } from './call.js';
 
 /** Everything needed to open, and re-open, one streamed turn. */
-export interface StreamRequest {
+interface StreamRequest {
   transport: Transport;
   /** Path of the streaming send. */
   path: string;
