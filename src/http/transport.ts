@@ -127,11 +127,6 @@ export class Transport {
   readonly #href: string;
   /** The client's ky instance, built once, with the first request. */
   #ky: KyInstance | undefined;
-  /**
-   * The client's headers, `authorization` and `accept` included, names lower-cased: every call's base. Made
-   * by the first call: `Headers` loads Node's fetch, which a process that only builds a client never needs.
-   */
-  #headers: Record<string, string> | undefined;
   /** The prototype of what ky's `ky.retry()` returns: the one other value an `afterResponse` hook may return. */
   #retryMarker: object = {};
   /** Whether any call succeeded: until one did, a 404 says which URL it tried (a wrong `baseUrl` is likely). */
@@ -145,15 +140,6 @@ export class Transport {
     const base = settings.baseUrl.endsWith('/') ? settings.baseUrl : `${settings.baseUrl}/`;
     this.#base = new URL('api/v1/', base);
     this.#href = this.#base.href;
-  }
-
-  #baseHeaders(): Record<string, string> {
-    if (this.#headers) return this.#headers;
-    const headers = new Headers(this.#settings.headers);
-    headers.set('authorization', `Bearer ${this.#settings.token}`);
-    headers.set('accept', 'application/json');
-    this.#headers = Object.fromEntries(headers);
-    return this.#headers;
   }
 
   /**
@@ -257,9 +243,10 @@ export class Transport {
   }
 
   /**
-   * Builds the client's ky instance (`KY_OPTIONS`). ky is imported by the first request: a browser app loads
-   * it in a chunk of its own, after the page, and a process that never sends a request does not parse it.
-   * An import that failed is tried again by the next call.
+   * Builds the client's ky instance (`KY_OPTIONS`) and its headers. ky is imported by the first request: a
+   * browser app loads it in a chunk of its own, after the page, and a process that never sends a request
+   * does not parse it (nor Node's fetch, which `Headers` loads). An import that failed is tried again by the
+   * next call.
    */
   async #create(): Promise<KyInstance> {
     let ky: typeof import('ky').default;
@@ -271,10 +258,17 @@ export class Transport {
       });
     }
     this.#retryMarker = Object.getPrototypeOf(ky.retry()) as object;
-    const hooks = kyHooks(this.#settings.hooks, this.#retryMarker);
-    const fetch = this.#settings.fetch;
+    const settings = this.#settings;
+    const headers = new Headers(settings.headers);
+    headers.set('authorization', `Bearer ${settings.token}`);
+    headers.set('accept', 'application/json');
+    const hooks = kyHooks(settings.hooks, this.#retryMarker);
+    const fetch = settings.fetch;
     this.#ky ??= ky.create({
       ...KY_OPTIONS,
+      // As a plain object (its names lower-cased by `Headers`): ky merges two plain objects by spreading them,
+      // where a `Headers` on either side costs it two more `Headers` a call (see `requestHeaders`).
+      headers: Object.fromEntries(headers),
       // Only when there are some: ky merges the defaults into each call's options, hooks included.
       ...(hooks && { hooks, retry: hooks.afterResponse.length ? HOOK_RETRY : 0 }),
       // Called as a plain function (ky calls it as a method), so that a detached `window.fetch` works.
@@ -316,9 +310,8 @@ export class Transport {
   }
 
   /**
-   * Sends `call` once through ky. The timeout runs until `done()` is called,
-   * so that it also covers reading a JSON body; `signal` (the caller's and the timeout's) is for the body
-   * reader.
+   * Sends `call` once through ky. The timeout runs until `done()` is called, so that it also covers reading
+   * a JSON body; `signal` (the caller's and the timeout's) is for the body reader.
    */
   async #send(call: Omit<Call<unknown>, 'schema' | 'kind'>, accept: string): Promise<Sent> {
     const options = call.options ?? {};
@@ -326,13 +319,7 @@ export class Transport {
     const ky = this.#ky ?? (await this.#create());
     const timeout = options.timeout ?? this.#settings.timeout;
     const body = call.body === undefined ? undefined : serialize(call.body);
-    const headers = requestHeaders(
-      this.#baseHeaders(),
-      accept,
-      body !== undefined,
-      call.headers,
-      options.headers,
-    );
+    const headers = requestHeaders(accept, body !== undefined, call.headers, options.headers);
     // One signal for the caller's abort and the timeout, without `AbortSignal.any`: a composite signal is
     // tracked through weak references for as long as the fetch may follow it (a stream's whole life).
     const controller = new AbortController();
@@ -353,7 +340,7 @@ export class Transport {
     try {
       options.signal?.throwIfAborted();
       const url = this.#href + call.path + (call.query ? queryString(call.query) : '');
-      const init = { method: call.method, headers, body: body ?? null, signal, redirect: 'manual' } as const;
+      const init = { method: call.method, headers, body: body ?? null, signal } as const;
       // ky awaits a hook without watching the signal: the call's own bounds are applied here.
       const response = await withinSignal(ky(url, this.#kyInit(init, options.hooks)), signal);
       // An injected fetch (or a hook) may hand back anything.
@@ -385,11 +372,10 @@ function isRedirect(response: Response): boolean {
 }
 
 /**
- * A call's headers: the client's (`base`), then the call's own, checked first, so that a value fetch would
+ * A call's own headers over the client's (set on the ky instance): checked first, so that a value fetch would
  * refuse, or that would split the request, is a `ValidationError` before anything is sent.
  */
 function requestHeaders(
-  base: Record<string, string>,
   accept: string,
   json: boolean,
   own: Record<string, string> | undefined,
@@ -398,11 +384,11 @@ function requestHeaders(
   for (const name in own)
     checkHeader(name === 'idempotency-key' ? 'idempotencyKey' : 'headers', name, own[name]);
   checkHeaders('headers', extra);
-  const mine: Record<string, string> = { ...base };
+  const mine: Record<string, string> = {};
   if (accept !== 'application/json') mine.accept = accept;
   if (json) mine['content-type'] = 'application/json';
-  // A plain object, unless the caller's names may differ from these in case only (`Headers` then merges
-  // them as fetch would).
+  // A plain object, as the client's headers (`#create`), unless the caller's names may differ from these in
+  // case only (`Headers` then merges them as fetch would).
   if (!own && !extra) return mine;
   const headers = new Headers(mine);
   for (const more of [own, extra]) for (const name in more) headers.set(name, more[name] as string);
