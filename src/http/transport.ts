@@ -127,6 +127,8 @@ export class Transport {
   readonly #href: string;
   /** The client's ky instance, built once, with the first request. */
   #ky: KyInstance | undefined;
+  /** Whether the client has ky hooks (`beforeRequest`, `afterResponse`), which ky runs without the signal. */
+  #hooked = false;
   /** The prototype of what ky's `ky.retry()` returns: the one other value an `afterResponse` hook may return. */
   #retryMarker: object = {};
   /** Whether any call succeeded: until one did, a 404 says which URL it tried (a wrong `baseUrl` is likely). */
@@ -263,6 +265,7 @@ export class Transport {
     headers.set('authorization', `Bearer ${settings.token}`);
     headers.set('accept', 'application/json');
     const hooks = kyHooks(settings.hooks, this.#retryMarker);
+    this.#hooked = hooks !== undefined;
     const fetch = settings.fetch;
     this.#ky ??= ky.create({
       ...KY_OPTIONS,
@@ -336,13 +339,26 @@ export class Transport {
       clearTimeout(timeoutId);
       caller?.removeEventListener('abort', follow);
     };
+    const init: KyOptions = { method: call.method, headers };
+    const hooks: KyHooks | undefined = kyHooks(options.hooks, this.#retryMarker);
+    const hooked = this.#hooked || hooks !== undefined;
+    // Where no hook sees ky's Request, `unpacked` sends `body` itself: ky's copy would only be wrapped in a
+    // stream nobody reads.
+    if (body !== undefined && hooked) init.body = body;
+    if (hooks) {
+      init.hooks = hooks;
+      if (hooks.afterResponse.length) init.retry = HOOK_RETRY;
+    }
+    // A `beforeRequest` hook may hand ky another Request, body included: that one goes out as it is.
+    if (!this.#settings.hooks?.beforeRequest?.length && !hooks?.beforeRequest.length)
+      init.fetch = unpacked(this.#settings.fetch, body, signal);
+    else init.signal = signal;
     const started = performance.now();
     try {
       options.signal?.throwIfAborted();
       const url = this.#href + call.path + (call.query ? queryString(call.query) : '');
-      const init = { method: call.method, headers, body: body ?? null, signal } as const;
       // ky awaits a hook without watching the signal: the call's own bounds are applied here.
-      const response = await withinSignal(ky(url, this.#kyInit(init, options.hooks)), signal);
+      const response = await (hooked ? withinSignal(ky(url, init), signal) : ky(url, init));
       // An injected fetch (or a hook) may hand back anything.
       if (!(response instanceof Response))
         throw new TypeError('the fetch resolved to something not a Response');
@@ -357,13 +373,29 @@ export class Transport {
       throw this.#fail(fetchFailure(error, options.signal, timeout, this.#settings.redact), options);
     }
   }
+}
 
-  /** A call's options for ky: the request's own ky hooks (run after the client's) and their re-send. */
-  #kyInit(init: RequestInit, own: Hooks | undefined): KyOptions {
-    const hooks: KyHooks | undefined = kyHooks(own, this.#retryMarker);
-    if (!hooks) return init as KyOptions;
-    return { ...(init as KyOptions), hooks, ...(hooks.afterResponse.length && { retry: HOOK_RETRY }) };
-  }
+/**
+ * ky's `fetch` for a call whose Request no hook replaces: it sends the Request ky built (its URL, method,
+ * headers as the hooks left them, redirect mode) as a URL and init, with `body` as text and the call's
+ * `signal`. Handed the Request itself, fetch would copy its body through a stream, and ky would then cancel
+ * the drained stream, which throws an error it catches; given to ky, the signal would be combined with ky's
+ * own (`AbortSignal.any`, weakly linked by undici). Their cost is in BENCHMARKS.md ("The shared harness").
+ * `fetch` is the client's, else the global one at call time (msw replaces it).
+ */
+function unpacked(fetch: TransportSettings['fetch'], body: string | undefined, signal: AbortSignal) {
+  return (request: Request | URL | string, extra?: RequestInit) => {
+    const send = fetch ?? globalThis.fetch;
+    if (!(request instanceof Request)) return send(request, extra);
+    return send(request.url, {
+      ...extra,
+      method: request.method,
+      headers: request.headers,
+      body: body ?? null,
+      signal,
+      redirect: request.redirect,
+    });
+  };
 }
 
 /** A 3xx, or what a browser shows of one under `redirect: 'manual'` (an opaque redirect, status 0). */
