@@ -40,7 +40,7 @@ section. It creates chats and skills of its own, deletes them at the end, and to
   --junit PATH           also write the report as JUnit XML to PATH
 A token on the command line is visible to other users of the machine (ps): prefer the environment or a file.
 Exit status: 0 when no check failed (warnings included), 1 when one did, 2 on a usage or setup error,
-3 when the run itself broke.`;
+3 when the run could not run (the service did not answer) or broke.`;
 
 /** Parses the arguments; a `ValidationError` names what is wrong (an option or a position, never a value). */
 export function parseArgs(argv: readonly string[]): ConformanceArgs {

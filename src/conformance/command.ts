@@ -1,11 +1,11 @@
 import { writeFile } from 'node:fs/promises';
-import { ValidationError } from '../index.js';
+import { ConnectionError, ValidationError } from '../index.js';
 import { parseArgs, USAGE } from './args.js';
 import { resolveTokens } from './credentials.js';
 import { formatJunit } from './junit.js';
 import { formatReport } from './report.js';
 import { runConformance } from './run.js';
-import { sanitizerOf } from './sanitize.js';
+import { sanitizerOf, serverTextOf } from './sanitize.js';
 
 /** Where the command writes. */
 export interface CommandIo {
@@ -15,7 +15,10 @@ export interface CommandIo {
   err(text: string): void;
 }
 
-/** The exit statuses of `convo-conformance`. */
+/**
+ * The exit statuses of `convo-conformance`: the service conforms; it does not; the command was used wrongly
+ * (or its main credential refused); the run could not run (no answer from the service) or broke.
+ */
 const EXIT = { ok: 0, failed: 1, usage: 2, broken: 3 } as const;
 
 /**
@@ -45,12 +48,17 @@ export async function main(
   } catch (error) {
     // Messages are the package's own, but a path or an OS error may quote anything: sanitized all the same.
     const sanitize = sanitizerOf(secrets);
+    const quoted = serverTextOf(secrets);
     if (error instanceof ValidationError) {
       io.err(`convo-conformance: ${sanitize(error.message)}\n\n${USAGE}`);
       return EXIT.usage;
     }
+    if (error instanceof ConnectionError) {
+      io.err(`convo-conformance: could not run: ${sanitize(quoted(error.message))}`);
+      return EXIT.broken;
+    }
     const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    io.err(`convo-conformance: the run broke: ${sanitize(what)}`);
+    io.err(`convo-conformance: the run broke: ${sanitize(quoted(what))}`);
     return EXIT.broken;
   }
 }

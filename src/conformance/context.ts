@@ -25,6 +25,8 @@ export const TOKEN_NAMES = ['other', 'limited', 'restricted'] as const;
 export class Context {
   /** Chats the run created. */
   readonly chats = new Set<string>();
+  /** Chats a turn was sent to whose answer never came whole: they may exist, and are deleted if they do. */
+  readonly maybeChats = new Set<string>();
   /** Skills the run created and has not deleted yet. */
   readonly skills = new Set<number>();
   /** The start of every name the run gives, so that what it made is recognisable in the service. */
@@ -64,11 +66,13 @@ export class Context {
   }
 
   /**
-   * Records the chat a turn was sent to as the run's own when the send was answered 2xx, or not read to the
-   * end (it may exist); a refusal created nothing, and deleting it would fail. The id is the run's own.
+   * Records the chat a turn was sent to as the run's own when the send was answered 2xx, or as one that may
+   * exist when it was not read to the end; a refusal created nothing, and deleting it would fail. The id is
+   * the run's own.
    */
   sentTo(chatId: string, answer: Answer | undefined): void {
-    if (!answer || (answer.status >= 200 && answer.status <= 299)) this.chats.add(chatId);
+    if (!answer) this.maybeChats.add(chatId);
+    else if (answer.status >= 200 && answer.status <= 299) this.chats.add(chatId);
   }
 
   /** Sends a turn to `chatId` with `send`, recording the chat as `sentTo` says. */
@@ -141,19 +145,24 @@ export class Context {
     }
   }
 
-  /** Deletes what the run created and nothing else; returns what could not be deleted. */
+  /**
+   * Deletes what the run created and nothing else; returns what could not be deleted. A chat that may exist
+   * is listed only when the service answered its DELETE with neither 200 nor 404: one never created is not
+   * "left behind".
+   */
   async cleanup(): Promise<string[]> {
     const left: string[] = [];
-    const remove = async (path: string) => {
+    const remove = async (path: string, known: boolean) => {
       try {
         const answer = await this.wire.call('DELETE', path, { token: this.tokens.main });
         if (answer.status !== 200 && answer.status !== 404) left.push(`${path} (${answer.status})`);
       } catch {
-        left.push(path);
+        if (known) left.push(path);
       }
     };
-    for (const id of this.skills) await remove(`/api/v1/skills/${id}`);
-    for (const id of this.chats) await remove(`/api/v1/chats/${id}`);
+    for (const id of this.skills) await remove(`/api/v1/skills/${id}`, true);
+    for (const id of this.chats) await remove(`/api/v1/chats/${id}`, true);
+    for (const id of this.maybeChats) if (!this.chats.has(id)) await remove(`/api/v1/chats/${id}`, false);
     return left;
   }
 }

@@ -1,4 +1,4 @@
-import { ValidationError, type ValidationIssue } from '../index.js';
+import { ConnectionError, ValidationError, type ValidationIssue } from '../index.js';
 import { CHECKS, type Check, expectedOf } from './checks/index.js';
 import { Context, type Tokens } from './context.js';
 import { coverageOf } from './coverage.js';
@@ -62,6 +62,8 @@ const SECTION = /^\d+(\.\d+)*$/;
  *
  * @throws {ValidationError} when the URL, a token, `only` or a bound is unusable, or the service refuses the
  *   main token (401); nothing is created then.
+ * @throws {ConnectionError} when the service does not answer its first request: the run could not run, and
+ *   nothing was created.
  */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const { url, only } = checkOptions(options);
@@ -88,6 +90,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     maxRequests: options.maxRequests ?? 300,
     requestTimeoutMs: options.requestTimeoutMs ?? 120_000,
     fetch: options.fetch ?? globalThis.fetch,
+    secrets: Object.values(options.tokens ?? {}),
   });
   const ctx = new Context(wire, options.tokens);
   const results: CheckResult[] = [];
@@ -121,7 +124,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     }
   } finally {
     // Cleanup gets its own allowance of requests, so a run that used its bound still leaves nothing behind.
-    wire.allow(ctx.chats.size + ctx.skills.size, deadline);
+    wire.allow(ctx.chats.size + ctx.maybeChats.size + ctx.skills.size, deadline);
     const left = await ctx.cleanup();
     if (left.length > 0) {
       results.push({
@@ -170,13 +173,20 @@ function verdictOf(error: unknown, wire: Wire): Omit<CheckResult, 'section' | 't
   };
 }
 
-/** Asks once whether the service accepts the main credential: a refusal is a setup error, not 30 failures. */
+/**
+ * Asks once whether the service answers and accepts the main credential: no answer is a run that could not
+ * run, a refusal a setup error; neither is 30 failures of the contract.
+ */
 async function checkMainToken(wire: Wire, token: string): Promise<void> {
   let answer: Awaited<ReturnType<Wire['call']>>;
   try {
     answer = await wire.call('GET', '/api/v1/chats?size=1', { token, list: true });
-  } catch {
-    return; // No answer: the checks say so, each skipped with the reason.
+  } catch (error) {
+    if (error instanceof Skip) return; // Stopped: the checks say so, each skipped with the reason.
+    const got = error instanceof Failure ? error.got : String(error);
+    throw new ConnectionError(
+      `the service did not answer GET /api/v1/chats?size=1 (${got}): nothing was checked`,
+    );
   }
   if (answer.status === 401) {
     throw new ValidationError([

@@ -50,9 +50,31 @@ describe('the conformance report as text', () => {
       'SKIP  4.5  answers',
       '        skipped: needs a scripted model',
       '',
-      'Exercised 1 of 2 endpoints, statuses 200, 403, 1 of 1 message codes',
+      'Exercised 1 of 2 endpoints, statuses 200, 403, 1 of 1 message codes of the contract',
       '1 passed, 1 failed, 1 warned, 1 skipped; 3 requests in 1.5 s',
     ]);
+  });
+});
+
+describe('the conformance report of a run that saw no answer', () => {
+  it('says "statuses none", never an empty list', () => {
+    const text = formatReport({
+      url: 'http://svc/',
+      results: [],
+      counts: { pass: 0, fail: 0, warn: 0, skip: 0 },
+      coverage: {
+        endpoints: [],
+        endpointsMissed: ['GET /api/v1/chats'],
+        statuses: [],
+        codes: [],
+        codesMissed: [],
+      },
+      requests: 0,
+      durationMs: 0,
+      ok: true,
+    });
+    expect(text).toContain('Exercised 0 of 1 endpoints, statuses none, 0 of 0 message codes of the contract');
+    expect(text).not.toMatch(/statuses ,/);
   });
 });
 
