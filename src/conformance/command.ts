@@ -41,7 +41,8 @@ export async function main(
     }
     const tokens = await resolveTokens(args.tokens, args.tokenFile, env);
     secrets.push(...Object.values(tokens).filter((token) => token !== undefined));
-    const report = await runConformance({ url: args.url, tokens, only: args.only, signal });
+    const outsideUserId = outsideUserOf(args.outsideUser ?? (env.CONVO_OUTSIDE_USER_ID || undefined));
+    const report = await runConformance({ url: args.url, tokens, only: args.only, outsideUserId, signal });
     if (args.junit !== undefined) await writeFile(args.junit, formatJunit(report));
     io.out(args.json ? JSON.stringify(report, null, 2) : formatReport(report));
     return report.ok ? EXIT.ok : EXIT.failed;
@@ -61,4 +62,15 @@ export async function main(
     io.err(`convo-conformance: the run broke: ${sanitize(quoted(what))}`);
     return EXIT.broken;
   }
+}
+
+/** The user id of `--outside-user` (or `CONVO_OUTSIDE_USER_ID`): a positive integer, else a usage error. */
+function outsideUserOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^[1-9]\d{0,15}$/.test(text) || !Number.isSafeInteger(Number(text))) {
+    throw new ValidationError([
+      { field: '--outside-user', message: 'must be a user id (a positive integer)' },
+    ]);
+  }
+  return Number(text);
 }

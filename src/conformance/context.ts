@@ -27,6 +27,8 @@ export class Context {
   readonly chats = new Set<string>();
   /** Chats a turn was sent to whose answer never came whole: they may exist, and are deleted if they do. */
   readonly maybeChats = new Set<string>();
+  /** Chats another credential sent a turn to that the service may have created: deleted with that credential. */
+  readonly foreignChats = new Map<string, string>();
   /** Skills the run created and has not deleted yet. */
   readonly skills = new Set<number>();
   /** The start of every name the run gives, so that what it made is recognisable in the service. */
@@ -38,6 +40,8 @@ export class Context {
   constructor(
     readonly wire: Wire,
     readonly tokens: Tokens,
+    /** A user of another company than the main credential's, for the refusal to share a skill outside it. */
+    readonly outsideUserId?: number | undefined,
   ) {}
 
   /** A credential by name, or a skip saying which `--token` to give. */
@@ -70,20 +74,32 @@ export class Context {
    * exist when it was not read to the end; a refusal created nothing, and deleting it would fail. The id is
    * the run's own.
    */
-  sentTo(chatId: string, answer: Answer | undefined): void {
-    if (!answer) this.maybeChats.add(chatId);
-    else if (answer.status >= 200 && answer.status <= 299) this.chats.add(chatId);
+  sentTo(chatId: string, answer: Answer | undefined, token = this.tokens.main): void {
+    const created = answer !== undefined && answer.status >= 200 && answer.status <= 299;
+    if (token !== this.tokens.main) {
+      if (!answer || created) this.foreignChats.set(chatId, token);
+    } else if (!answer) this.maybeChats.add(chatId);
+    else if (created) this.chats.add(chatId);
   }
 
-  /** Sends a turn to `chatId` with `send`, recording the chat as `sentTo` says. */
-  async sendTo<T extends Answer>(chatId: string, send: () => Promise<T>): Promise<T> {
+  /** Sends a turn to `chatId` with `send` (as `token`, the main credential by default), recording the chat as `sentTo` says. */
+  async sendTo<T extends Answer>(
+    chatId: string,
+    send: () => Promise<T>,
+    token = this.tokens.main,
+  ): Promise<T> {
     let answer: T | undefined;
     try {
       answer = await send();
       return answer;
     } finally {
-      this.sentTo(chatId, answer);
+      this.sentTo(chatId, answer, token);
     }
+  }
+
+  /** How many records the cleanup may have to delete. */
+  get holdings(): number {
+    return this.skills.size + this.chats.size + this.maybeChats.size + this.foreignChats.size;
   }
 
   /**
@@ -152,9 +168,9 @@ export class Context {
    */
   async cleanup(): Promise<string[]> {
     const left: string[] = [];
-    const remove = async (path: string, known: boolean) => {
+    const remove = async (path: string, known: boolean, token = this.tokens.main) => {
       try {
-        const answer = await this.wire.call('DELETE', path, { token: this.tokens.main });
+        const answer = await this.wire.call('DELETE', path, { token });
         if (answer.status !== 200 && answer.status !== 404) left.push(`${path} (${answer.status})`);
       } catch {
         if (known) left.push(path);
@@ -163,6 +179,7 @@ export class Context {
     for (const id of this.skills) await remove(`/api/v1/skills/${id}`, true);
     for (const id of this.chats) await remove(`/api/v1/chats/${id}`, true);
     for (const id of this.maybeChats) if (!this.chats.has(id)) await remove(`/api/v1/chats/${id}`, false);
+    for (const [id, token] of this.foreignChats) await remove(`/api/v1/chats/${id}`, false, token);
     return left;
   }
 }

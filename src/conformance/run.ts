@@ -2,6 +2,7 @@ import { ConnectionError, ValidationError, type ValidationIssue } from '../index
 import { CHECKS, type Check, expectedOf } from './checks/index.js';
 import { Context, type Tokens } from './context.js';
 import { coverageOf } from './coverage.js';
+import { notExercised } from './failures.js';
 import { sanitizeJson, sanitizerOf } from './sanitize.js';
 import { blockedBy, type CheckResult, type ConformanceReport, type Outcome } from './types.js';
 import { Failure, Skip, Warning } from './verdict.js';
@@ -15,6 +16,11 @@ export interface ConformanceOptions {
   tokens: Tokens;
   /** Runs only the checks of these sections (`['6', '7']` takes 6, 7.1, 7.3...); all when absent. */
   only?: readonly string[] | undefined;
+  /**
+   * The id of a user of another company than the main credential's (4.1: ids come from `GET /users`), for
+   * the refusal to share a skill outside it (7.2); that check is skipped without it.
+   */
+  outsideUserId?: number | undefined;
   /** Stops the run: the checks left are skipped and what was created is still cleaned up. */
   signal?: AbortSignal | undefined;
   /**
@@ -30,8 +36,17 @@ export interface ConformanceOptions {
   fetch?: typeof fetch | undefined;
 }
 
-/** What a run does not check, and why: behaviours only a scripted model or an outage can show. */
+/**
+ * Statements a run does not check, and why: behaviours only a scripted model can show, or that the spec
+ * leaves open. The failures of `ENDPOINT_DOCS` no check provokes follow them (`failures.ts`).
+ */
 const NOT_CHECKED: ReadonlyArray<Omit<CheckResult, 'outcome'>> = [
+  {
+    section: '2.2',
+    title: 'what a soft-deleted skill answers when read or listed',
+    reason:
+      'the spec does not say: 2.2 has only "A skill is deleted softly." (2.3 says a deleted chat disappears)',
+  },
   {
     section: '4.5',
     title: 'interaction answers accepted and resolved',
@@ -39,16 +54,6 @@ const NOT_CHECKED: ReadonlyArray<Omit<CheckResult, 'outcome'>> = [
   },
   { section: '6', title: 'message.error and its codes', reason: 'needs a scripted model: a turn that fails' },
   { section: '6', title: 'ping every 15 s of silence', reason: 'needs a scripted model: a silent turn' },
-  {
-    section: '7.3',
-    title: 'api_v1_turn_in_progress',
-    reason: 'needs a scripted model: a synchronous turn still running when its key is sent again',
-  },
-  {
-    section: '7.5',
-    title: 'api_v1_action_not_pending and the outage answers',
-    reason: 'needs a scripted model: a turn that asks, and an outage',
-  },
 ];
 
 /** The share of the run's time kept for the cleanup, whatever stopped the checks: a quarter, at most a minute. */
@@ -92,7 +97,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     fetch: options.fetch ?? globalThis.fetch,
     secrets: Object.values(options.tokens ?? {}),
   });
-  const ctx = new Context(wire, options.tokens);
+  const ctx = new Context(wire, options.tokens, options.outsideUserId);
   const results: CheckResult[] = [];
   await checkMainToken(wire, options.tokens.main);
   // One defect, one FAIL: a later failure with the same expected and got is reported as blocked by the first.
@@ -119,12 +124,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         if (defect !== undefined && !first) defects.set(defect, check);
       }
     }
-    for (const skipped of NOT_CHECKED.filter((item) => selected(item.section))) {
+    for (const skipped of [...NOT_CHECKED, ...notExercised()].filter((item) => selected(item.section))) {
       results.push({ ...skipped, outcome: 'skip' });
     }
   } finally {
     // Cleanup gets its own allowance of requests, so a run that used its bound still leaves nothing behind.
-    wire.allow(ctx.chats.size + ctx.maybeChats.size + ctx.skills.size, deadline);
+    wire.allow(ctx.holdings, deadline);
     const left = await ctx.cleanup();
     if (left.length > 0) {
       results.push({
@@ -217,6 +222,7 @@ function checkOptions(options: ConformanceOptions): { url: string; only: readonl
   const bad = options.only?.filter((section) => !SECTION.test(section));
   if (bad && bad.length > 0) issues.push({ field: 'only', message: 'must list sections such as 6 or 7.1' });
   for (const [field, max] of [
+    ['outsideUserId', Number.MAX_SAFE_INTEGER],
     ['maxRequests', 10_000],
     ['requestTimeoutMs', 3_600_000],
     ['timeoutMs', 86_400_000],

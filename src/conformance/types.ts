@@ -58,6 +58,11 @@ export interface Coverage {
   codes: string[];
   /** Codes of the contract's failures the run never saw. */
   codesMissed: string[];
+  /**
+   * The failures of the contract an endpoint was seen to answer, as `ENDPOINT_DOCS` lists them
+   * (`turns.send 409 api_v1_chat_busy`).
+   */
+  failures: string[];
 }
 
 /** The outcome of a conformance run: one result per check run, in order. */

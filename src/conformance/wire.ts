@@ -102,14 +102,24 @@ export class Wire {
   readonly envelopeProblems: EnvelopeProblem[] = [];
   /** List answers whose `meta` lacked `page`, `size` or `total`. */
   readonly listProblems: EnvelopeProblem[] = [];
+  /** Answers that are not lists (their `data` no array) whose `meta` held `page`, `size` or `total`. */
+  readonly nonListProblems: EnvelopeProblem[] = [];
   /** Successful answers checked. */
   successes = 0;
   /** List answers checked. */
   lists = 0;
   /** The last answer read, when one was. */
   last: LastAnswer | undefined;
-  /** Every call made (`GET /api/v1/chats`, query left out), status seen and `message_code` seen. */
-  readonly seen = { calls: new Set<string>(), statuses: new Set<number>(), codes: new Set<string>() };
+  /**
+   * Every call made (`GET /api/v1/chats`, query left out), status seen and `message_code` seen, and each
+   * refusal with its call, status and code (`POST /api/v1/skills 422 prompt_text_too_long`).
+   */
+  readonly seen = {
+    calls: new Set<string>(),
+    statuses: new Set<number>(),
+    codes: new Set<string>(),
+    refusals: new Set<string>(),
+  };
 
   #maxRequests: number;
   #signal: AbortSignal;
@@ -290,7 +300,11 @@ export class Wire {
   }
 
   private inspect(call: string, answer: Answer, list: boolean): void {
-    if (answer.status < 200 || answer.status > 299) return;
+    if (answer.status < 200 || answer.status > 299) {
+      if (answer.code !== undefined)
+        this.seen.refusals.add(`${call.replace(/\?.*/, '')} ${answer.status} ${answer.code}`);
+      return;
+    }
     this.successes++;
     const envelope = EnvelopeSchema.safeParse(answer.body);
     const problem = !envelope.success
@@ -302,9 +316,20 @@ export class Wire {
           : undefined;
     if (problem)
       this.envelopeProblems.push({ call, status: answer.status, problem, requestId: answer.requestId });
+    const meta = (answer.body as { meta?: unknown } | undefined)?.meta;
+    if (!Array.isArray(answer.data) && typeof meta === 'object' && meta !== null) {
+      const paging = ['page', 'size', 'total'].filter((field) => field in meta);
+      if (paging.length > 0) {
+        this.nonListProblems.push({
+          call,
+          status: answer.status,
+          problem: `meta holds ${paging.join(', ')} on an answer that is not a list`,
+          requestId: answer.requestId,
+        });
+      }
+    }
     if (!list) return;
     this.lists++;
-    const meta = (answer.body as { meta?: unknown } | undefined)?.meta;
     const listMeta = ListMetaSchema.safeParse(meta);
     if (!listMeta.success) {
       const missing = ['page', 'size', 'total'].filter(
