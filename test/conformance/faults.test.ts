@@ -60,7 +60,9 @@ describe('the conformance kit against convo-mock in-process', () => {
     expect([...report.coverage.failures].sort()).toEqual([...claimed].sort());
     expect(
       report.results.filter(
-        (result) => result.outcome === 'skip' && !/^needs |^the spec does not|\(a quick model\)$/.test(result.reason ?? ''),
+        (result) =>
+          result.outcome === 'skip' &&
+          !/^needs |^the spec does not|\(a quick model\)$/.test(result.reason ?? ''),
       ),
     ).toEqual([]);
     expect(await holdings(mock.url)).toEqual([[], [], [], 403]);
