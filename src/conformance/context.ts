@@ -120,13 +120,17 @@ export class Context {
         : typeof id === 'string' && Uuid.safeParse(id).success && !this.chats.has(id);
     const expected = `a new ${kind} named ${show(name)} with ${kind === 'skill' ? 'an integer id (4.1)' : 'a uuid id (4.2)'}`;
     expectThat(ok && data?.name === name, expected, () => `id ${show(id)} named ${show(data?.name)}`, answer);
-    const read = await this.wire.call('GET', `/api/v1/${kind}s/${id}`, { token: this.tokens.main });
+    const own = () => (kind === 'skill' ? this.skills.add(id as number) : this.chats.add(id as string));
+    let read: Answer;
+    try {
+      read = await this.wire.call('GET', `/api/v1/${kind}s/${id}`, { token: this.tokens.main });
+    } catch (error) {
+      own(); // Not read back (the run stopped, or no answer): created all the same, so the run's to delete.
+      throw error;
+    }
     const readName = (read.data as { name?: unknown } | undefined)?.name;
     // Only a read-back naming another record vetoes the id: an unreadable one leaves it the run's to delete.
-    if (typeof readName !== 'string' || readName === name) {
-      if (kind === 'skill') this.skills.add(id as number);
-      else this.chats.add(id as string);
-    }
+    if (typeof readName !== 'string' || readName === name) own();
     expectThat(
       read.status === 200 && readName === name,
       `${kind} ${show(id)} reading back as created, named ${show(name)}`,

@@ -187,11 +187,14 @@ async function checkMainToken(wire: Wire, token: string): Promise<void> {
   try {
     answer = await wire.call('GET', '/api/v1/chats?size=1', { token, list: true });
   } catch (error) {
-    if (error instanceof Skip) return; // Stopped: the checks say so, each skipped with the reason.
-    const got = error instanceof Failure ? error.got : String(error);
-    throw new ConnectionError(
-      `the service did not answer GET /api/v1/chats?size=1 (${got}): nothing was checked`,
-    );
+    // No answer at all: the run could not run. Anything else (stopped, an answer it could not read) the
+    // checks report, each with its reason.
+    if (error instanceof Failure && error.request?.status === undefined) {
+      throw new ConnectionError(
+        `the service did not answer GET /api/v1/chats?size=1 (${error.got}): nothing was checked`,
+      );
+    }
+    return;
   }
   if (answer.status === 401) {
     throw new ValidationError([

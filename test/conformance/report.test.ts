@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src/conformance/args.js';
+import { main } from '../../src/conformance/command.js';
 import { parseTokenFile, resolveTokens } from '../../src/conformance/credentials.js';
 import { formatJunit, formatReport } from '../../src/conformance/index.js';
 
@@ -145,6 +146,30 @@ describe('convo-conformance usage errors never show a token', () => {
     const error = usageError(argv);
     expect(error).toMatch(message);
     expect(error).not.toMatch(/SECRET/);
+  });
+});
+
+describe('convo-conformance --outside-user', () => {
+  it('takes a user id from --outside-user, else CONVO_OUTSIDE_USER_ID; refuses one that is not a positive integer', async () => {
+    expect(parseArgs(['--url', 'http://x', '--outside-user', '4']).outsideUser).toBe('4');
+    let out = '';
+    const io = { out: (text: string) => (out += text), err: (text: string) => (out += text) };
+    for (const [argv, env] of [
+      [['--outside-user', '0'], {}],
+      [[], { CONVO_OUTSIDE_USER_ID: 'x4' }],
+      [['--outside-user', '99999999999999999'], {}],
+    ] as const) {
+      out = '';
+      const code = await main(
+        ['--url', 'http://127.0.0.1:9', '--token', 'SECRET-t', ...argv],
+        io,
+        undefined,
+        env,
+      );
+      expect(code).toBe(2);
+      expect(out).toMatch(/^convo-conformance: --outside-user: must be a user id/);
+      expect(out).not.toContain('SECRET');
+    }
   });
 });
 
