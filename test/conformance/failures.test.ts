@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../../src/conformance/checks/index.js';
-import { contractFailures, NOT_EXERCISED, notExercised } from '../../src/conformance/failures.js';
+import { contractFailures, failureKey, NOT_EXERCISED, notExercised } from '../../src/conformance/failures.js';
 
 // Every failure of the contract ENDPOINT_DOCS lists for an endpoint is provoked by a check, or named in the
 // report with the reason no check can (a scripted model, an outage, a limit not given): never silently unexercised.
@@ -45,5 +45,20 @@ describe('the conformance kit and the failures of ENDPOINT_DOCS', () => {
     expect(named.sort()).toEqual(Object.keys(NOT_EXERCISED).sort());
     // A key the table no longer lists is left out, not printed.
     expect(notExercised(new Map())).toEqual([]);
+  });
+
+  it('7 every line says why: a scripted model, an outage, or what the spec does not give', () => {
+    for (const reason of Object.values(NOT_EXERCISED)) {
+      expect(reason).toMatch(
+        /^(needs a scripted model: |needs an outage of the service behind it: |the spec does not give )\S/,
+      );
+    }
+    expect(notExercised()).toMatchSnapshot();
+  });
+
+  it('4 a failure key is the endpoint, the status and the code', () => {
+    expect(failureKey('turns.send', { status: 409, code: 'api_v1_chat_busy' })).toBe(
+      'turns.send 409 api_v1_chat_busy',
+    );
   });
 });
