@@ -6,6 +6,7 @@ import {
   serverTextOf,
   stripControls,
 } from '../../src/conformance/sanitize.js';
+import { NO_REDACTION } from '../../src/contract/redact.js';
 
 // What the service's text becomes as the wire reads it, and what the printed report becomes: unit cases.
 describe('the conformance sanitizers', () => {
@@ -14,6 +15,9 @@ describe('the conformance sanitizers', () => {
       stripControls('a\x1b[31mb\x1b[0m\x1b]0;t\x07c\x1b]0;u\x1b\\d\x1bXe\r\n\t\x7f\x85\u202e\u2066f'),
     ).toBe('abcdef');
     expect(stripControls('plain text')).toBe('plain text');
+    // Cut short at the end of a text: an escape sequence without its final byte or terminator goes whole.
+    expect(stripControls('a\x1b[31')).toBe('a');
+    expect(stripControls('a\x1b]0;title')).toBe('a');
   });
 
   it('on the wire: a text without a credential comes through exactly, controls and all', () => {
@@ -31,6 +35,8 @@ describe('the conformance sanitizers', () => {
 
   it('on the wire: no credential (or one too short to search for) leaves every text as it is', () => {
     expect(serverTextOf([])('a\x1bb')).toBe('a\x1bb');
+    // The identity itself, which lets the wire skip walking every body.
+    expect(serverTextOf([])).toBe(NO_REDACTION);
     expect(serverTextOf(['abc'])('abc')).toBe('abc');
   });
 
@@ -51,6 +57,7 @@ describe('the conformance sanitizers', () => {
     expect(sanitize('x'.repeat(MAX_PRINTED))).toBe('x'.repeat(MAX_PRINTED));
     expect(sanitize('x'.repeat(MAX_PRINTED + 5))).toBe(`${'x'.repeat(MAX_PRINTED)}... (5 more characters)`);
     expect(sanitizerOf([])('a\x1b[1mb')).toBe('ab');
+    expect(sanitizerOf([])('a  b  ')).toBe('a  b  ');
   });
 
   it('sanitizes every string of a value, keys included', () => {
