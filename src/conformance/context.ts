@@ -70,16 +70,16 @@ export class Context {
   }
 
   /**
-   * Records the chat a turn was sent to as the run's own when the send was answered 2xx, or as one that may
-   * exist when it was not read to the end; a refusal created nothing, and deleting it would fail. The id is
-   * the run's own.
+   * Records the chat a turn was sent to as the run's own when the send was answered `status` 2xx, or as one
+   * that may exist when no status came; a refusal created nothing, and deleting it would fail. The id is the
+   * run's own.
    */
-  sentTo(chatId: string, answer: Answer | undefined, token = this.tokens.main): void {
-    const created = answer !== undefined && answer.status >= 200 && answer.status <= 299;
+  sentTo(chatId: string, status: number | undefined, token = this.tokens.main): void {
+    const created = status !== undefined && status >= 200 && status <= 299;
     if (token !== this.tokens.main) {
-      if (!answer || created) this.foreignChats.set(chatId, token);
-    } else if (!answer) this.maybeChats.add(chatId);
-    else if (created) this.chats.add(chatId);
+      if (status === undefined || created) this.foreignChats.set(chatId, token);
+    } else if (created) this.chats.add(chatId);
+    else if (status === undefined) this.maybeChats.add(chatId);
   }
 
   /** Sends a turn to `chatId` with `send` (as `token`, the main credential by default), recording the chat as `sentTo` says. */
@@ -88,12 +88,17 @@ export class Context {
     send: () => Promise<T>,
     token = this.tokens.main,
   ): Promise<T> {
-    let answer: T | undefined;
+    let status: number | undefined;
     try {
-      answer = await send();
+      const answer = await send();
+      status = answer.status;
       return answer;
+    } catch (error) {
+      // Answered, then not read to the end (a body over the bound, say): the status still tells.
+      if (error instanceof Failure) status = error.request?.status;
+      throw error;
     } finally {
-      this.sentTo(chatId, answer, token);
+      this.sentTo(chatId, status, token);
     }
   }
 
