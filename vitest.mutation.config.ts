@@ -8,6 +8,12 @@ import base from './vitest.config.js';
 export default defineConfig({
   test: {
     ...base.test,
-    include: ['test/unit/**/*.test.ts', 'test/transport/surface.test.ts', 'test/transport/hostile.test.ts'],
+    include: [
+      'test/unit/**/*.test.ts',
+      'test/transport/surface.test.ts',
+      'test/transport/hostile.test.ts',
+      'test/conformance/failures.test.ts',
+      'test/conformance/sanitize.test.ts',
+    ],
   },
 });

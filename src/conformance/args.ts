@@ -15,13 +15,16 @@ export interface ConformanceArgs {
   json: boolean;
   /** `--only 6,7.1`. */
   only: string[] | undefined;
+  /** `--outside-user ID`: a user of another company (else `CONVO_OUTSIDE_USER_ID`). */
+  outsideUser: string | undefined;
   /** `--help`. */
   help: boolean;
 }
 
 /** The usage text of `convo-conformance`. */
 export const USAGE = `Usage: convo-conformance --url URL [--token TOKEN] [--token other=TOKEN] [--token limited=TOKEN]
-                         [--token restricted=TOKEN] [--token-file PATH] [--only SECTIONS] [--json] [--junit PATH]
+                         [--token restricted=TOKEN] [--token-file PATH] [--outside-user ID]
+                         [--only SECTIONS] [--json] [--junit PATH]
 
 Runs the API v1 contract checks that need no scripted model against a live service and reports them by
 section. It creates chats and skills of its own, deletes them at the end, and touches nothing else.
@@ -35,12 +38,14 @@ section. It creates chats and skills of its own, deletes them at the end, and to
   --token restricted=TOKEN  a credential restricted to an allowlist of skills: creating one is refused
                          (or CONVO_API_TOKEN_RESTRICTED)
   --token-file PATH      a file of main=, other=, limited=, restricted=TOKEN lines (# comments)
+  --outside-user ID      the id of a user outside the main credential's company: sharing a skill with
+                         them is refused (or CONVO_OUTSIDE_USER_ID)
   --only SECTIONS        only these sections, comma-separated (6,7.1)
   --json                 print the report as JSON
   --junit PATH           also write the report as JUnit XML to PATH
 A token on the command line is visible to other users of the machine (ps): prefer the environment or a file.
 Exit status: 0 when no check failed (warnings included), 1 when one did, 2 on a usage or setup error,
-3 when the run itself broke.`;
+3 when the run could not run (the service did not answer) or broke.`;
 
 /** Parses the arguments; a `ValidationError` names what is wrong (an option or a position, never a value). */
 export function parseArgs(argv: readonly string[]): ConformanceArgs {
@@ -50,6 +55,7 @@ export function parseArgs(argv: readonly string[]): ConformanceArgs {
   let tokenFile: string | undefined;
   let junit: string | undefined;
   let only: string[] | undefined;
+  let outsideUser: string | undefined;
   let help = false;
   const fail = (field: string, message: string): never => {
     throw new ValidationError([{ field, message }]);
@@ -67,6 +73,7 @@ export function parseArgs(argv: readonly string[]): ConformanceArgs {
     else if (flag === '--json') json = true;
     else if (flag === '--token-file') tokenFile = plain();
     else if (flag === '--junit') junit = plain();
+    else if (flag === '--outside-user') outsideUser = plain();
     else if (flag === '--help' || flag === '-h') help = true;
     else if (flag === '--only')
       only = plain()
@@ -89,7 +96,7 @@ export function parseArgs(argv: readonly string[]): ConformanceArgs {
     else fail(`argument #${i + 1}`, 'unexpected (see --help)');
   }
   if (!help && !url) fail('--url', 'is required');
-  return { url: url ?? '', tokens, tokenFile, junit, json, only, help };
+  return { url: url ?? '', tokens, tokenFile, junit, json, only, outsideUser, help };
 }
 
 function splitOnce(text: string): [string, string | undefined] {

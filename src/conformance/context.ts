@@ -25,6 +25,10 @@ export const TOKEN_NAMES = ['other', 'limited', 'restricted'] as const;
 export class Context {
   /** Chats the run created. */
   readonly chats = new Set<string>();
+  /** Chats a turn was sent to whose answer never came whole: they may exist, and are deleted if they do. */
+  readonly maybeChats = new Set<string>();
+  /** Chats another credential sent a turn to that the service may have created: deleted with that credential. */
+  readonly foreignChats = new Map<string, string>();
   /** Skills the run created and has not deleted yet. */
   readonly skills = new Set<number>();
   /** The start of every name the run gives, so that what it made is recognisable in the service. */
@@ -36,6 +40,8 @@ export class Context {
   constructor(
     readonly wire: Wire,
     readonly tokens: Tokens,
+    /** A user of another company than the main credential's, for the refusal to share a skill outside it. */
+    readonly outsideUserId?: number | undefined,
   ) {}
 
   /** A credential by name, or a skip saying which `--token` to give. */
@@ -64,22 +70,41 @@ export class Context {
   }
 
   /**
-   * Records the chat a turn was sent to as the run's own when the send was answered 2xx, or not read to the
-   * end (it may exist); a refusal created nothing, and deleting it would fail. The id is the run's own.
+   * Records the chat a turn was sent to as the run's own when the send was answered `status` 2xx, or as one
+   * that may exist when no status came; a refusal created nothing, and deleting it would fail. The id is the
+   * run's own.
    */
-  sentTo(chatId: string, answer: Answer | undefined): void {
-    if (!answer || (answer.status >= 200 && answer.status <= 299)) this.chats.add(chatId);
+  sentTo(chatId: string, status: number | undefined, token = this.tokens.main): void {
+    const created = status !== undefined && status >= 200 && status <= 299;
+    if (token !== this.tokens.main) {
+      if (status === undefined || created) this.foreignChats.set(chatId, token);
+    } else if (created) this.chats.add(chatId);
+    else if (status === undefined) this.maybeChats.add(chatId);
   }
 
-  /** Sends a turn to `chatId` with `send`, recording the chat as `sentTo` says. */
-  async sendTo<T extends Answer>(chatId: string, send: () => Promise<T>): Promise<T> {
-    let answer: T | undefined;
+  /** Sends a turn to `chatId` with `send` (as `token`, the main credential by default), recording the chat as `sentTo` says. */
+  async sendTo<T extends Answer>(
+    chatId: string,
+    send: () => Promise<T>,
+    token = this.tokens.main,
+  ): Promise<T> {
+    let status: number | undefined;
     try {
-      answer = await send();
+      const answer = await send();
+      status = answer.status;
       return answer;
+    } catch (error) {
+      // Answered, then not read to the end (a body over the bound, say): the status still tells.
+      if (error instanceof Failure) status = error.request?.status;
+      throw error;
     } finally {
-      this.sentTo(chatId, answer);
+      this.sentTo(chatId, status, token);
     }
+  }
+
+  /** How many records the cleanup may have to delete. */
+  get holdings(): number {
+    return this.skills.size + this.chats.size + this.maybeChats.size + this.foreignChats.size;
   }
 
   /**
@@ -100,13 +125,17 @@ export class Context {
         : typeof id === 'string' && Uuid.safeParse(id).success && !this.chats.has(id);
     const expected = `a new ${kind} named ${show(name)} with ${kind === 'skill' ? 'an integer id (4.1)' : 'a uuid id (4.2)'}`;
     expectThat(ok && data?.name === name, expected, () => `id ${show(id)} named ${show(data?.name)}`, answer);
-    const read = await this.wire.call('GET', `/api/v1/${kind}s/${id}`, { token: this.tokens.main });
+    const own = () => (kind === 'skill' ? this.skills.add(id as number) : this.chats.add(id as string));
+    let read: Answer;
+    try {
+      read = await this.wire.call('GET', `/api/v1/${kind}s/${id}`, { token: this.tokens.main });
+    } catch (error) {
+      own(); // Not read back (the run stopped, or no answer): created all the same, so the run's to delete.
+      throw error;
+    }
     const readName = (read.data as { name?: unknown } | undefined)?.name;
     // Only a read-back naming another record vetoes the id: an unreadable one leaves it the run's to delete.
-    if (typeof readName !== 'string' || readName === name) {
-      if (kind === 'skill') this.skills.add(id as number);
-      else this.chats.add(id as string);
-    }
+    if (typeof readName !== 'string' || readName === name) own();
     expectThat(
       read.status === 200 && readName === name,
       `${kind} ${show(id)} reading back as created, named ${show(name)}`,
@@ -141,19 +170,25 @@ export class Context {
     }
   }
 
-  /** Deletes what the run created and nothing else; returns what could not be deleted. */
+  /**
+   * Deletes what the run created and nothing else; returns what could not be deleted. A chat that may exist
+   * is listed only when the service answered its DELETE with neither 200 nor 404: one never created is not
+   * "left behind".
+   */
   async cleanup(): Promise<string[]> {
     const left: string[] = [];
-    const remove = async (path: string) => {
+    const remove = async (path: string, known: boolean, token = this.tokens.main) => {
       try {
-        const answer = await this.wire.call('DELETE', path, { token: this.tokens.main });
+        const answer = await this.wire.call('DELETE', path, { token });
         if (answer.status !== 200 && answer.status !== 404) left.push(`${path} (${answer.status})`);
       } catch {
-        left.push(path);
+        if (known) left.push(path);
       }
     };
-    for (const id of this.skills) await remove(`/api/v1/skills/${id}`);
-    for (const id of this.chats) await remove(`/api/v1/chats/${id}`);
+    for (const id of this.skills) await remove(`/api/v1/skills/${id}`, true);
+    for (const id of this.chats) await remove(`/api/v1/chats/${id}`, true);
+    for (const id of this.maybeChats) if (!this.chats.has(id)) await remove(`/api/v1/chats/${id}`, false);
+    for (const [id, token] of this.foreignChats) await remove(`/api/v1/chats/${id}`, false, token);
     return left;
   }
 }

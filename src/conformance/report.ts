@@ -24,7 +24,7 @@ export function formatReport(report: ConformanceReport): string {
     '',
     ...report.results.map(line),
     '',
-    `Exercised ${coverage.endpoints.length} of ${coverage.endpoints.length + coverage.endpointsMissed.length} endpoints, statuses ${coverage.statuses.join(', ')}, ${coverage.codes.length} of ${coverage.codes.length + coverage.codesMissed.length} message codes`,
+    `Exercised ${coverage.endpoints.length} of ${coverage.endpoints.length + coverage.endpointsMissed.length} endpoints, statuses ${coverage.statuses.join(', ') || 'none'}, ${coverage.codes.length} of ${coverage.codes.length + coverage.codesMissed.length} message codes of the contract`,
     `${pass} passed, ${fail} failed, ${warn} warned, ${skip} skipped; ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s`,
   ].join('\n');
 }

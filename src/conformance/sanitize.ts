@@ -1,4 +1,4 @@
-import { redactJson, redactorOf } from '../contract/redact.js';
+import { NO_REDACTION, REDACTED, redactJson, redactorOf, secretForms } from '../contract/redact.js';
 
 /** The most characters of one printed field (a `got`, an `expected`, a reason). */
 export const MAX_PRINTED = 1_000;
@@ -27,13 +27,38 @@ function bound(text: string): string {
 }
 
 /**
- * The sanitizer of a run given `secrets`: strips control characters first (so a credential split by one is
- * still found), then masks every credential (`redactorOf`), then bounds the length (so no cut can leave
- * part of a credential).
+ * What the server's text becomes as it enters the run (the wire applies it to every body, event, header and
+ * error it reads): unchanged unless it holds a credential in any form `redactorOf` knows, once control
+ * characters are stripped (so a credential split by one is still found); then stripped and masked. The
+ * kit's own words never pass through it, so "another" stays whole whatever the credentials are.
+ */
+export function serverTextOf(secrets: Iterable<string | undefined>): Sanitizer {
+  const redact = redactorOf(secrets);
+  if (redact === NO_REDACTION) return NO_REDACTION;
+  return (text) => {
+    const stripped = stripControls(text);
+    const masked = redact(stripped);
+    return masked === stripped ? text : masked;
+  };
+}
+
+/** Characters that continue a word: a credential glued to them in the kit's text is another word. */
+const WORD = 'A-Za-z0-9_';
+
+/**
+ * The sanitizer of the printed report of a run given `secrets`: strips control characters, masks each
+ * credential where it stands as a word of its own (the server's text was masked whole on the wire: this is
+ * the last net, and it leaves the kit's words, "another credential" with a credential `other`, as they
+ * are), then bounds the length (so no cut can leave part of a credential).
  */
 export function sanitizerOf(secrets: Iterable<string | undefined>): Sanitizer {
-  const redact = redactorOf(secrets);
-  return (text) => bound(redact(stripControls(text)));
+  const forms = secretForms(secrets).map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const words =
+    forms.length === 0 ? undefined : new RegExp(`(?<![${WORD}])(?:${forms.join('|')})(?![${WORD}])`, 'g');
+  return (text) => {
+    const stripped = stripControls(text);
+    return bound(words ? stripped.replace(words, REDACTED) : stripped);
+  };
 }
 
 /** A copy of `value` (a result, a whole report) with every string in it passed through `sanitize`. */

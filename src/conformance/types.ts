@@ -54,10 +54,15 @@ export interface Coverage {
   endpointsMissed: string[];
   /** Each status the run saw answered. */
   statuses: number[];
-  /** Each `message_code` of section 7 (and `api_v1_ok`) the run saw answered. */
+  /** Each code of the contract's failures (sections 5, 6, 7; `CONTRACT_CODES`) the run saw answered. */
   codes: string[];
-  /** Codes of section 7 the run never saw. */
+  /** Codes of the contract's failures the run never saw. */
   codesMissed: string[];
+  /**
+   * The failures of the contract an endpoint was seen to answer, as `ENDPOINT_DOCS` lists them
+   * (`turns.send 409 api_v1_chat_busy`).
+   */
+  failures: string[];
 }
 
 /** The outcome of a conformance run: one result per check run, in order. */

@@ -2,6 +2,8 @@ import { createParser } from 'eventsource-parser';
 import * as z from 'zod/mini';
 import { Uuid } from '../contract/checks.js';
 import { EnvelopeSchema } from '../contract/envelope.js';
+import { redactJson } from '../contract/redact.js';
+import { type Sanitizer, serverTextOf } from './sanitize.js';
 import { Failure, Skip, show } from './verdict.js';
 
 /** An answer as it came: the call, the status, the parsed JSON body (or undefined), its request id. */
@@ -72,6 +74,8 @@ export interface WireOptions {
   requestTimeoutMs: number;
   /** The fetch to use. */
   fetch: typeof fetch;
+  /** The run's credentials: masked in everything the service sends, as it arrives (`serverTextOf`). */
+  secrets?: Iterable<string | undefined> | undefined;
 }
 
 /** The most bytes read of one answer, and the most events of one stream. */
@@ -98,21 +102,39 @@ export class Wire {
   readonly envelopeProblems: EnvelopeProblem[] = [];
   /** List answers whose `meta` lacked `page`, `size` or `total`. */
   readonly listProblems: EnvelopeProblem[] = [];
+  /** Answers that are not lists (their `data` no array) whose `meta` held `page`, `size` or `total`. */
+  readonly nonListProblems: EnvelopeProblem[] = [];
   /** Successful answers checked. */
   successes = 0;
   /** List answers checked. */
   lists = 0;
   /** The last answer read, when one was. */
   last: LastAnswer | undefined;
-  /** Every call made (`GET /api/v1/chats`, query left out), status seen and `message_code` seen. */
-  readonly seen = { calls: new Set<string>(), statuses: new Set<number>(), codes: new Set<string>() };
+  /**
+   * Every call made (`GET /api/v1/chats`, query left out), status seen and `message_code` seen, and each
+   * refusal with its call, status and code (`POST /api/v1/skills 422 prompt_text_too_long`).
+   */
+  readonly seen = {
+    calls: new Set<string>(),
+    statuses: new Set<number>(),
+    codes: new Set<string>(),
+    refusals: new Set<string>(),
+  };
 
   #maxRequests: number;
   #signal: AbortSignal;
+  /** What the server's text becomes before any check reads it: no credential, however it was echoed. */
+  #clean: Sanitizer;
 
   constructor(private readonly options: WireOptions) {
     this.#maxRequests = options.maxRequests;
     this.#signal = options.signal;
+    this.#clean = serverTextOf(options.secrets ?? []);
+  }
+
+  /** The server's `text`, or JSON value, with every credential masked. */
+  #cleaned<T>(value: T): T {
+    return (typeof value === 'string' ? this.#clean(value) : redactJson(value, this.#clean)) as T;
   }
 
   /**
@@ -131,8 +153,8 @@ export class Wire {
     init: { token: string | undefined; body?: unknown; key?: string; list?: boolean },
   ): Promise<Answer> {
     const response = await this.send(method, path, init, 'application/json');
-    const text = await response.text;
-    const answer = toAnswer(`${method} ${path}`, response.status, parseJson(text));
+    const text = this.#cleaned(await response.text);
+    const answer = toAnswer(`${method} ${path}`, response.status, this.#cleaned(parseJson(text)));
     if (answer.code !== undefined) this.seen.codes.add(answer.code);
     this.remember(`${method} ${path}`, response.contentType, text, answer);
     this.inspect(`${method} ${path}`, answer, init.list === true);
@@ -154,7 +176,10 @@ export class Wire {
       onEvent: (event) => {
         if (events.length >= MAX_EVENTS) overflow = true;
         else {
-          const read = { event: event.event ?? 'message', data: parseJson(event.data) ?? event.data };
+          const read = this.#cleaned({
+            event: event.event ?? 'message',
+            data: parseJson(event.data) ?? event.data,
+          });
           events.push(read);
           onEvent?.(read);
         }
@@ -166,8 +191,8 @@ export class Wire {
     );
     const streaming = isStream(response.contentType);
     if (!streaming) {
-      const text = await response.text;
-      const answer = toAnswer(`POST ${path}`, response.status, parseJson(text));
+      const text = this.#cleaned(await response.text);
+      const answer = toAnswer(`POST ${path}`, response.status, this.#cleaned(parseJson(text)));
       if (answer.code !== undefined) this.seen.codes.add(answer.code);
       this.remember(`POST ${path}`, response.contentType, text, answer);
       this.inspect(`POST ${path}`, answer, false);
@@ -234,10 +259,14 @@ export class Wire {
         redirect: 'manual',
       });
     } catch (error) {
-      throw this.unreadable(`${method} ${path}`, undefined, `no answer: ${describe(error, signal)}`);
+      throw this.unreadable(
+        `${method} ${path}`,
+        undefined,
+        `no answer: ${this.#clean(describe(error, signal))}`,
+      );
     }
     this.seen.statuses.add(response.status);
-    const contentType = response.headers.get('content-type') ?? '';
+    const contentType = this.#clean(response.headers.get('content-type') ?? '');
     return {
       status: response.status,
       contentType,
@@ -245,7 +274,7 @@ export class Wire {
         throw this.unreadable(
           `${method} ${path}`,
           response.status,
-          `a body that could not be read: ${describe(error, signal)}`,
+          `a body that could not be read: ${this.#clean(describe(error, signal))}`,
         );
       }),
     };
@@ -271,7 +300,11 @@ export class Wire {
   }
 
   private inspect(call: string, answer: Answer, list: boolean): void {
-    if (answer.status < 200 || answer.status > 299) return;
+    if (answer.status < 200 || answer.status > 299) {
+      if (answer.code !== undefined)
+        this.seen.refusals.add(`${call.replace(/\?.*/, '')} ${answer.status} ${answer.code}`);
+      return;
+    }
     this.successes++;
     const envelope = EnvelopeSchema.safeParse(answer.body);
     const problem = !envelope.success
@@ -283,9 +316,20 @@ export class Wire {
           : undefined;
     if (problem)
       this.envelopeProblems.push({ call, status: answer.status, problem, requestId: answer.requestId });
+    const meta = (answer.body as { meta?: unknown } | undefined)?.meta;
+    if (!Array.isArray(answer.data) && typeof meta === 'object' && meta !== null) {
+      const paging = ['page', 'size', 'total'].filter((field) => field in meta);
+      if (paging.length > 0) {
+        this.nonListProblems.push({
+          call,
+          status: answer.status,
+          problem: `meta holds ${paging.join(', ')} on an answer that is not a list`,
+          requestId: answer.requestId,
+        });
+      }
+    }
     if (!list) return;
     this.lists++;
-    const meta = (answer.body as { meta?: unknown } | undefined)?.meta;
     const listMeta = ListMetaSchema.safeParse(meta);
     if (!listMeta.success) {
       const missing = ['page', 'size', 'total'].filter(

@@ -292,6 +292,92 @@ export const FAULTS: Record<string, { make: () => Fault; section: string; call: 
     call: /^PATCH \/api\/v1\/chats\/[0-9a-f-]{36}$/,
     got: /^500 /,
   },
+  "a chat's turns listed newest first": {
+    make: () =>
+      json((body, answer) => {
+        if (/^GET \/api\/v1\/chats\/[^/]+\/messages$/.test(answer.call) && Array.isArray(body.data))
+          body.data.reverse();
+      }),
+    section: '4.2',
+    call: /^GET \/api\/v1\/chats\/[0-9a-f-]{36}\/messages(\?|$)/,
+    got: /^positions 1 and 0 /,
+  },
+  'a skill update citing a missing resource answered 400 api_v1_validation_error': {
+    make: () => (answer) =>
+      answer.call.startsWith('PATCH ')
+        ? answering('prompt_refs_invalid', { status: 400, code: 'api_v1_validation_error' })(answer)
+        : answer,
+    section: '7.2',
+    call: /^PATCH \/api\/v1\/skills\/\d+$/,
+    got: /^400 api_v1_validation_error$/,
+  },
+  'a skill update with instructions over 12,000 characters answered 500': {
+    make: () => (answer) =>
+      /^PATCH \/api\/v1\/skills\/\d+$/.test(answer.call) && answer.body.includes('"prompt_text_too_long"')
+        ? { ...answer, status: 500 }
+        : answer,
+    section: '7.2',
+    call: /^PATCH \/api\/v1\/skills\/\d+$/,
+    got: /^500 prompt_text_too_long$/,
+  },
+  'a prompt in the synchronous answer': {
+    make: () =>
+      json((body, answer) => {
+        if (/^POST \/api\/v1\/chats\/[^/]+\/messages$/.test(answer.call) && answer.status === 200) {
+          (body.data as Record<string, unknown>).prompt = 'what was sent';
+        }
+      }),
+    section: '4.3',
+    call: /^POST \/api\/v1\/chats\/[0-9a-f-]{36}\/messages$/,
+    got: /^prompt "what was sent"$/,
+  },
+  'meta.page on an answer that is not a list': {
+    make: () =>
+      json((body, answer) => {
+        if (answer.status < 300 && !Array.isArray(body.data) && body.meta)
+          (body.meta as Record<string, unknown>).page = 1;
+      }),
+    section: '2.1',
+    call: /^(GET|POST|PATCH|DELETE) \/api\/v1\//,
+    got: /meta holds page on an answer that is not a list/,
+  },
+  'a synchronous send to an unknown chat id not creating it': {
+    make: () => {
+      const sent = new Set<string>();
+      return (answer) => {
+        const sync = /^POST \/api\/v1\/chats\/([^/]+)\/messages$/.exec(answer.call)?.[1];
+        if (sync && answer.status === 200) sent.add(sync);
+        const read = /^GET \/api\/v1\/chats\/([^/]+)$/.exec(answer.call)?.[1];
+        if (!read || !sent.has(read)) return answer;
+        const body = {
+          status: 'error',
+          message: 'Not found.',
+          message_code: 'api_v1_not_found',
+          data: null,
+          meta: { request_id: crypto.randomUUID() },
+        };
+        return { ...answer, status: 404, body: JSON.stringify(body) };
+      };
+    },
+    section: '4.3',
+    call: /^GET \/api\/v1\/chats\/[0-9a-f-]{36}$/,
+    got: /^404 api_v1_not_found$/,
+  },
+  'a connector attachment refused without naming connectors:use': {
+    make: () =>
+      json((body) => {
+        const data = body.data as { required_scopes?: string[] } | undefined;
+        if (
+          body.message_code === 'api_token_scope_not_allowed' &&
+          data?.required_scopes?.includes('connectors:use')
+        ) {
+          data.required_scopes = ['chat:write'];
+        }
+      }),
+    section: '5',
+    call: /^POST \/api\/v1\/chats\/[0-9a-f-]{36}\/messages$/,
+    got: /^data \{"required_scopes":\["chat:write"\]\}$/,
+  },
   'a skill description over 500 characters answered 500': {
     make: () => refusedAs500('POST /api/v1/skills', '"description"'),
     section: '4.1',
@@ -338,6 +424,16 @@ export const VARIANTS: Record<string, () => Fault> = {
       : answer.status === 403 && answer.call === 'GET /api/v1/skills'
         ? { ...answer, status: 404 }
         : answer,
+  // 2.5: a credential without libraries:read or connectors:use sees neither block; the kit cannot tell
+  // the main credential's scopes, so it does not require them.
+  'a catalog without the libraries and connectors blocks': () =>
+    json((body, answer) => {
+      if (answer.call === 'GET /api/v1/chat/catalog' && answer.status === 200) {
+        const data = body.data as Record<string, unknown>;
+        delete data.libraries;
+        delete data.connectors;
+      }
+    }),
   // A plain turn's model may fail once: the kit sends it again with a new key.
   'a first streamed turn that fails upstream': () => {
     let failed = false;

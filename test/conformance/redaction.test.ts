@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/conformance/command.js';
 import { formatReport, runConformance } from '../../src/conformance/index.js';
-import { MAX_PRINTED, sanitizerOf } from '../../src/conformance/sanitize.js';
+import { MAX_PRINTED, sanitizerOf, serverTextOf } from '../../src/conformance/sanitize.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { type FaultProxy, type Passing, startFaultProxy } from './fault-proxy.js';
 
@@ -104,18 +104,63 @@ describe('the conformance output against a service that echoes tokens and inject
   });
 });
 
-describe('the sanitizer of printed server text', () => {
+describe('the sanitizers of server text (on the wire) and of the printed report', () => {
+  const quoted = serverTextOf([SHORT, LONG]);
   const sanitize = sanitizerOf([SHORT, LONG]);
 
   it('strips escape sequences before masking, so a token split by one is still masked', () => {
-    expect(sanitize(`a\x1b[31m${SHORT.slice(0, 2)}\x1b[0m${SHORT.slice(2)}b`)).toBe('a[redacted]b');
-    expect(sanitize(`x\x1b]0;title\x07y\r\nz\u202e`)).toBe('xyz');
+    expect(sanitize(quoted(`a\x1b[31m${SHORT.slice(0, 2)}\x1b[0m${SHORT.slice(2)}b`))).toBe('a[redacted]b');
+    expect(sanitize(quoted(`x\x1b]0;title\x07y\r\nz\u202e`))).toBe('xyz');
+  });
+
+  it('on the wire leaves a text without a token exactly as it came, and masks one glued to other words', () => {
+    expect(quoted('a\nb \x1b[1mc')).toBe('a\nb \x1b[1mc');
+    expect(quoted(`x${SHORT}y ${encodeURIComponent(LONG)}`)).toBe('x[redacted]y [redacted]');
+    expect(serverTextOf([])('a\x1b')).toBe('a\x1b');
   });
 
   it('masks before it cuts: no cut leaves the start of a token', () => {
     const text = `${'a'.repeat(MAX_PRINTED - 3)}${LONG}`;
-    const printed = sanitize(text);
+    const printed = sanitize(quoted(text));
     expect(printed).not.toContain(LONG.slice(0, 3));
     expect(printed).toMatch(/\.\.\. \(\d+ more characters\)$/);
+  });
+
+  it("the report's last net masks a token standing alone, never inside the kit's own words", () => {
+    const words = sanitizerOf(['other', 'list']);
+    expect(words("another credential's chat is not listed")).toBe("another credential's chat is not listed");
+    expect(words('token other, "other" and list=other')).toBe(
+      'token [redacted], "[redacted]" and [redacted]=[redacted]',
+    );
+    expect(sanitizerOf([])('plain')).toBe('plain');
+  });
+});
+
+describe('a run whose credentials are common words', () => {
+  it('5 prints the kit\'s own words whole ("another credential" with a credential other) and masks the server\'s echo', async () => {
+    const words = await startMockServer({
+      port: 0,
+      tokens: [{ token: 'mock-token' }, { token: 'other', scopes: ['chat:read', 'chat:write'], userId: 2 }],
+    });
+    const echo = await startFaultProxy(words.url, (answer) =>
+      answer.status === 404 && answer.token === 'other'
+        ? { ...answer, status: 403, body: answer.body.replace('"api_v1_not_found"', '"sent by other"') }
+        : answer,
+    );
+    try {
+      const report = await runConformance({
+        url: echo.url,
+        tokens: { main: 'mock-token', other: 'other' },
+        only: ['5'],
+      });
+      const text = formatReport(report);
+      expect(text).toContain("another credential's chat is 404 api_v1_not_found, never 403");
+      expect(text).not.toContain('an[redacted]');
+      expect(text).toContain('got:      403 sent by [redacted]');
+      expect(text).not.toMatch(/sent by other/);
+    } finally {
+      await echo.close();
+      await words.close();
+    }
   });
 });

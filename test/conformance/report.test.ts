@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src/conformance/args.js';
+import { main } from '../../src/conformance/command.js';
 import { parseTokenFile, resolveTokens } from '../../src/conformance/credentials.js';
 import { formatJunit, formatReport } from '../../src/conformance/index.js';
 
@@ -31,6 +32,7 @@ describe('the conformance report as text', () => {
         statuses: [200, 403],
         codes: ['api_v1_ok'],
         codesMissed: [],
+        failures: [],
       },
       requests: 3,
       durationMs: 1500,
@@ -50,9 +52,32 @@ describe('the conformance report as text', () => {
       'SKIP  4.5  answers',
       '        skipped: needs a scripted model',
       '',
-      'Exercised 1 of 2 endpoints, statuses 200, 403, 1 of 1 message codes',
+      'Exercised 1 of 2 endpoints, statuses 200, 403, 1 of 1 message codes of the contract',
       '1 passed, 1 failed, 1 warned, 1 skipped; 3 requests in 1.5 s',
     ]);
+  });
+});
+
+describe('the conformance report of a run that saw no answer', () => {
+  it('says "statuses none", never an empty list', () => {
+    const text = formatReport({
+      url: 'http://svc/',
+      results: [],
+      counts: { pass: 0, fail: 0, warn: 0, skip: 0 },
+      coverage: {
+        endpoints: [],
+        endpointsMissed: ['GET /api/v1/chats'],
+        statuses: [],
+        codes: [],
+        codesMissed: [],
+        failures: [],
+      },
+      requests: 0,
+      durationMs: 0,
+      ok: true,
+    });
+    expect(text).toContain('Exercised 0 of 1 endpoints, statuses none, 0 of 0 message codes of the contract');
+    expect(text).not.toMatch(/statuses ,/);
   });
 });
 
@@ -124,6 +149,30 @@ describe('convo-conformance usage errors never show a token', () => {
   });
 });
 
+describe('convo-conformance --outside-user', () => {
+  it('takes a user id from --outside-user, else CONVO_OUTSIDE_USER_ID; refuses one that is not a positive integer', async () => {
+    expect(parseArgs(['--url', 'http://x', '--outside-user', '4']).outsideUser).toBe('4');
+    let out = '';
+    const io = { out: (text: string) => (out += text), err: (text: string) => (out += text) };
+    for (const [argv, env] of [
+      [['--outside-user', '0'], {}],
+      [[], { CONVO_OUTSIDE_USER_ID: 'x4' }],
+      [['--outside-user', '99999999999999999'], {}],
+    ] as const) {
+      out = '';
+      const code = await main(
+        ['--url', 'http://127.0.0.1:9', '--token', 'SECRET-t', ...argv],
+        io,
+        undefined,
+        env,
+      );
+      expect(code).toBe(2);
+      expect(out).toMatch(/^convo-conformance: --outside-user: must be a user id/);
+      expect(out).not.toContain('SECRET');
+    }
+  });
+});
+
 describe('convo-conformance credentials', () => {
   it('takes each credential from its flag, else the token file, else its environment variable', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'conformance-'));
@@ -176,7 +225,14 @@ describe('the conformance report as JUnit XML', () => {
         { section: '4.5', title: 'answers', outcome: 'skip', reason: 'needs a scripted model' },
       ],
       counts: { pass: 1, fail: 1, warn: 1, skip: 1 },
-      coverage: { endpoints: [], endpointsMissed: [], statuses: [], codes: [], codesMissed: [] },
+      coverage: {
+        endpoints: [],
+        endpointsMissed: [],
+        statuses: [],
+        codes: [],
+        codesMissed: [],
+        failures: [],
+      },
       requests: 3,
       durationMs: 1500,
       ok: false,

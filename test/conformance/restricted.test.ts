@@ -31,7 +31,12 @@ describe('the restricted credential of convo-conformance', () => {
   });
 
   it('7.2 without it, the create-denied check is skipped, naming the flag and the variable to set', async () => {
-    const report = await runConformance({ url: mock.url, tokens: { main: 'mock-token' }, only: ['7.2'] });
+    const report = await runConformance({
+      url: mock.url,
+      tokens: { main: 'mock-token' },
+      only: ['7.2'],
+      outsideUserId: 4,
+    });
     expect(report.results.filter((result) => result.outcome === 'skip')).toEqual([
       expect.objectContaining({
         reason:
@@ -46,8 +51,9 @@ describe('the restricted credential of convo-conformance', () => {
       url: mock.url,
       tokens: { main: 'mock-token', restricted: 'restricted-token' },
       only: ['7.2'],
+      outsideUserId: 4,
     });
-    expect(report.counts).toEqual({ pass: 4, fail: 0, warn: 0, skip: 0 });
+    expect(report.counts).toEqual({ pass: 5, fail: 0, warn: 0, skip: 0 });
     expect(report.coverage.codes).toEqual(
       expect.arrayContaining(['api_v1_resource_policy_create_denied', 'api_v1_resource_not_allowed']),
     );
@@ -55,5 +61,15 @@ describe('the restricted credential of convo-conformance', () => {
       headers: { authorization: 'Bearer mock-token' },
     });
     expect(((await skills.json()) as { data: unknown[] }).data).toEqual([]);
+  });
+
+  it('7.2 without a user outside the company, the shared-outside check is skipped, naming --outside-user', async () => {
+    const report = await runConformance({ url: mock.url, tokens: { main: 'mock-token' }, only: ['7.2'] });
+    expect(
+      report.results.filter((result) => result.outcome === 'skip').map((result) => result.reason),
+    ).toContain(
+      "needs the id of a user outside the credential's company: --outside-user ID or CONVO_OUTSIDE_USER_ID",
+    );
+    expect(report.ok).toBe(true);
   });
 });

@@ -45,9 +45,13 @@ const gatedFetch: typeof fetch = async (input, init) => {
     // Sent during the turn: the turn goes on until this was answered.
     gate(chatId).open();
     const text = await response.text();
-    return new Response(rewrite(text), response);
+    return new Response(rewrite(text, url), response);
   }
   if (!response.body) return response;
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    // A streamed send refused before it started (7.4).
+    return new Response(rewrite(await response.text(), url), response);
+  }
   let first = true;
   const body = response.body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
@@ -66,8 +70,8 @@ const gatedFetch: typeof fetch = async (input, init) => {
   return new Response(body, response);
 };
 const pendingDuring = new Set<string>();
-/** What the service under test changes in its JSON answers (nothing, for the conforming one). */
-let rewrite = (text: string) => text;
+/** What the service under test changes in its JSON answers to `url` (nothing, for the conforming one). */
+let rewrite = (text: string, _url: string) => text;
 const trackingFetch: typeof fetch = (input, init) => {
   const url = String(input instanceof Request ? input.url : input);
   const chatId = chatOf(url);
@@ -84,15 +88,18 @@ beforeAll(async () => {
 
 afterAll(() => mock?.close());
 
-async function run(change: (text: string) => string = (text) => text) {
+async function run(change: (text: string, url: string) => string = (text) => text) {
   rewrite = change;
   return await runConformance({ url: mock.url, tokens, only: ['4.6', '3.4'], fetch: trackingFetch });
 }
 
 describe('the checks a running turn allows, against a model whose turn runs a while', () => {
-  it('4.6, 3.2, 3.4: a cancel after message.start cuts the turn (saved and replayed cancelled); a second send is chat_busy', async () => {
+  it('4.6, 3.2, 3.4, 7.4: a cancel after message.start cuts the turn (saved and replayed cancelled); a second send, synchronous or streamed, is chat_busy', async () => {
     const report = await run();
     expect(report.results.filter((result) => result.outcome !== 'pass')).toEqual([]);
+    expect(report.coverage.failures).toEqual(
+      expect.arrayContaining(['turns.send 409 api_v1_chat_busy', 'turns.stream 409 api_v1_chat_busy']),
+    );
     expect(report.results.map((result) => result.title)).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^a cancel sent once message.start/),
@@ -109,6 +116,21 @@ describe('the checks a running turn allows, against a model whose turn runs a wh
         got: '409 api_v1_conflict',
         request: expect.objectContaining({
           call: expect.stringMatching(/^POST \/api\/v1\/chats\/[0-9a-f-]{36}\/messages$/),
+        }),
+      }),
+    ]);
+  });
+
+  it('7.4: a streamed send to a chat running a turn answered 409 with another code fails 3.4 alone, naming that request', async () => {
+    const report = await run((text, url) =>
+      url.endsWith('/messages/stream') ? text.replace('"api_v1_chat_busy"', '"api_v1_conflict"') : text,
+    );
+    expect(report.results.filter((result) => result.outcome === 'fail')).toEqual([
+      expect.objectContaining({
+        section: '3.4',
+        got: '409 api_v1_conflict',
+        request: expect.objectContaining({
+          call: expect.stringMatching(/^POST \/api\/v1\/chats\/[0-9a-f-]{36}\/messages\/stream$/),
         }),
       }),
     ]);

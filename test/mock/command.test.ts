@@ -107,6 +107,54 @@ describe('8 the convo-mock command (mock-conventions "Starting it")', () => {
     }
   });
 
+  it('5 --allow restricts the --token just before it to an allowlist; one misplaced, twice or malformed exits 2', async () => {
+    expect(
+      parseCommandLine(['--token', 'r', '--allow', 'skills=', '--allow', 'libraries=2,1,2', '--token', 'a']),
+    ).toMatchObject({
+      server: { tokens: [{ token: 'r', allow: { skills: [], libraries: [2, 1] } }, { token: 'a' }] },
+    });
+    expect(parseCommandLine(['--token', 'a'])).toEqual({
+      help: false,
+      server: { tokens: [{ token: 'a', scopes: [...SCOPES], userId: 1 }] },
+    });
+    expect(USAGE).toContain('--allow KIND=IDS');
+    for (const argv of [
+      ['--allow', 'skills=', '--token', 'alice_secret'],
+      ['--token', 'alice_secret', '--allow', 'skills=1', '--allow', 'skills=2'],
+      ['--token', 'alice_secret', '--allow', 'files=1'],
+      ['--token', 'alice_secret', '--allow', 'skills=0'],
+      ['--token', 'alice_secret', '--allow', 'skills=1,'],
+      ['--token', 'alice_secret', '--allow', 'skills'],
+    ]) {
+      const { io, out, err } = fakeIo();
+      expect(await main(argv, io), argv.join(' ')).toBe(2);
+      expect(out).toEqual([]);
+      expect(err[0]).toMatch(/^convo-mock: .*--allow/);
+      expect(err.join('\n')).not.toContain('alice_secret');
+    }
+  });
+
+  it('5 a credential restricted with --allow skills= is refused a skill creation (403 api_v1_resource_policy_create_denied)', async () => {
+    const { io, out, signals } = fakeIo();
+    const exit = main(
+      ['--port', '0', '--token', 'restricted-token', '--allow', 'skills=', '--no-inspector'],
+      io,
+    );
+    const url = /http:\/\/127\.0\.0\.1:\d+/.exec(await firstLine(out))?.[0];
+    try {
+      const answer = await fetch(`${url}/api/v1/skills`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer restricted-token', 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'x', instructions: 'y' }),
+      });
+      expect(answer.status).toBe(403);
+      expect(await answer.json()).toMatchObject({ message_code: 'api_v1_resource_policy_create_denied' });
+    } finally {
+      signals.emit('SIGTERM');
+      expect(await exit).toBe(0);
+    }
+  });
+
   it('an unknown scope names itself on stderr', async () => {
     const { io, err } = fakeIo();
     await main(['--token', 'a=skills:admin'], io);

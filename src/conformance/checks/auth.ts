@@ -1,10 +1,11 @@
-import { expectStatus } from '../context.js';
+import { type Context, expectStatus } from '../context.js';
 import { TURN_CONTENT } from '../plain-turns.js';
-import { expectThat, show, Warning } from '../verdict.js';
+import { expectThat, Skip, show, Warning } from '../verdict.js';
 import type { Answer } from '../wire.js';
 import { createChat } from './chats.js';
 import type { Check } from './check.js';
 import { byId, findListed } from './lists.js';
+import { createSkill } from './skills.js';
 
 /** Fails on a success (4: every endpoint requires a credential); warns unless `status` (practice, not spec). */
 function refused(answer: Answer, status: number, code?: string): void {
@@ -21,6 +22,48 @@ function refused(answer: Answer, status: number, code?: string): void {
       answer,
     );
   }
+}
+
+/**
+ * Sends a turn with `attachments` as `token` (a credential without `scope`) to a new chat, synchronously or
+ * streamed; fails unless it is 403 api_token_scope_not_allowed with `scope` in `data.required_scopes`.
+ */
+async function expectScopeRefusal(
+  ctx: Context,
+  token: string,
+  attachments: Record<string, number[]>,
+  scope: string,
+  streamed: boolean,
+): Promise<void> {
+  const chatId = ctx.newChatId();
+  const path = `/api/v1/chats/${chatId}/messages${streamed ? '/stream' : ''}`;
+  const init = {
+    token,
+    body: { content: TURN_CONTENT, permission_mode: 'auto', attachments },
+    key: ctx.newKey(),
+  };
+  const answer = await ctx.sendTo(
+    chatId,
+    () => (streamed ? ctx.wire.stream(path, init) : ctx.wire.call('POST', path, init)),
+    token,
+  );
+  expectStatus(answer, 403, 'api_token_scope_not_allowed');
+  const required = (answer.data as { required_scopes?: unknown } | undefined)?.required_scopes;
+  expectThat(
+    Array.isArray(required) && required.includes(scope),
+    // One wording for every scope: a service that never lists them is one defect, one FAIL.
+    'data.required_scopes listing the missing scope',
+    () => `data ${show(answer.data)}`,
+    answer,
+  );
+}
+
+/** The id of the first item of a catalog block (2.5) the main credential sees, if any. */
+function firstOf(catalog: Answer, block: 'libraries' | 'connectors'): number | undefined {
+  const items = (catalog.data as Record<string, unknown> | undefined)?.[block];
+  if (!Array.isArray(items)) return undefined;
+  const id = items.map((item: { id?: unknown } | null) => item?.id).find(Number.isSafeInteger);
+  return id as number | undefined;
 }
 
 /** Section 5: credentials and scopes. */
@@ -48,27 +91,40 @@ export const AUTH_CHECKS: Check[] = [
   {
     section: '5',
     title:
-      'an attachment without its read scope is 403 api_token_scope_not_allowed with data.required_scopes (7.3)',
+      'a skill attachment without skills:read is 403 api_token_scope_not_allowed with data.required_scopes, on both sends (7.3)',
     quote:
       'lacking it gives 403 `api_token_scope_not_allowed` with `data.required_scopes` listing the missing scopes.',
+    exercises: ['turns.send 403 api_token_scope_not_allowed', 'turns.stream 403 api_token_scope_not_allowed'],
     async run(ctx) {
       const token = ctx.token('other');
-      const chatId = ctx.newChatId();
-      const answer = await ctx.sendTo(chatId, () =>
-        ctx.wire.call('POST', `/api/v1/chats/${chatId}/messages`, {
-          token,
-          body: { content: TURN_CONTENT, permission_mode: 'auto', attachments: { skill_ids: [1] } },
-          key: ctx.newKey(),
-        }),
-      );
-      expectStatus(answer, 403, 'api_token_scope_not_allowed');
-      const required = (answer.data as { required_scopes?: unknown } | undefined)?.required_scopes;
-      expectThat(
-        Array.isArray(required) && required.includes('skills:read'),
-        'data.required_scopes listing "skills:read"',
-        () => `data ${show(answer.data)}`,
-        answer,
-      );
+      // A skill that exists: only the scope is missing, whatever the service checks first.
+      const { skill } = await createSkill(ctx, 'attached');
+      for (const streamed of [false, true]) {
+        await expectScopeRefusal(ctx, token, { skill_ids: [skill.id] }, 'skills:read', streamed);
+      }
+    },
+  },
+  {
+    section: '5',
+    title:
+      'a library attachment without libraries:read, a connector one without connectors:use, is 403 api_token_scope_not_allowed naming that scope (7.3)',
+    quote: 'Attaching a resource to a turn additionally requires the scope in the attachments table',
+    async run(ctx) {
+      const token = ctx.token('other');
+      // Libraries and connectors are not created through the API: the catalog names those that exist.
+      const catalog = await ctx.wire.call('GET', '/api/v1/chat/catalog', { token: ctx.tokens.main });
+      expectStatus(catalog, 200);
+      const library = firstOf(catalog, 'libraries');
+      const connector = firstOf(catalog, 'connectors');
+      if (library === undefined && connector === undefined) {
+        throw new Skip("needs a library or a connector in the main credential's catalog (2.5) to attach");
+      }
+      if (library !== undefined) {
+        await expectScopeRefusal(ctx, token, { workspace_ids: [library] }, 'libraries:read', false);
+      }
+      if (connector !== undefined) {
+        await expectScopeRefusal(ctx, token, { mcp_server_ids: [connector] }, 'connectors:use', false);
+      }
     },
   },
   {
@@ -76,6 +132,7 @@ export const AUTH_CHECKS: Check[] = [
     title: "another credential's chat is 404 api_v1_not_found, never 403, and absent from its listing",
     quote:
       "Resources outside the credential's scope are answered as not found (404), never 403, so existence is not revealed.",
+    exercises: ['turns.send 404 api_v1_not_found', 'turns.stream 404 api_v1_not_found'],
     async run(ctx) {
       const other = ctx.token('other');
       const { id } = await createChat(ctx, 'private');
@@ -88,6 +145,19 @@ export const AUTH_CHECKS: Check[] = [
       ] as const) {
         expectStatus(await ctx.wire.call(method, path, { token: other, body }), 404, 'api_v1_not_found');
       }
+      // A turn sent to it, either way: not found, and no second chat made under the same id.
+      const turn = { token: other, body: { content: TURN_CONTENT, permission_mode: 'auto' } };
+      const path = `/api/v1/chats/${id}/messages`;
+      expectStatus(
+        await ctx.wire.call('POST', path, { ...turn, key: ctx.newKey() }),
+        404,
+        'api_v1_not_found',
+      );
+      expectStatus(
+        await ctx.wire.stream(`${path}/stream`, { ...turn, key: ctx.newKey() }),
+        404,
+        'api_v1_not_found',
+      );
       const listed = await findListed(ctx, '/api/v1/chats', byId(id), other);
       expectThat(
         listed.item === undefined,

@@ -34,6 +34,12 @@ export const CANCEL_CHECKS: Check[] = [
     section: '7.5',
     title: 'each answer endpoint answers an interaction that does not exist with 404 api_v1_action_not_found',
     quote: "interaction does not exist, expired, or is not the caller's",
+    exercises: [
+      'actions.approveTool 404 api_v1_action_not_found',
+      'actions.respondPlan 404 api_v1_action_not_found',
+      'actions.respondElicitation 404 api_v1_action_not_found',
+      'actions.cancelAuth 404 api_v1_action_not_found',
+    ],
     async run(ctx) {
       const { chatId } = await streamed(ctx);
       for (const { endpoint } of Object.values(ANSWERS)) {
@@ -64,6 +70,7 @@ export const CANCEL_CHECKS: Check[] = [
     section: '7.6',
     title: 'cancelling in a chat that does not exist is 404 api_v1_not_found and creates no chat',
     quote: 'chat does not exist or belongs to another credential',
+    exercises: ['turns.cancel 404 api_v1_not_found'],
     async run(ctx) {
       const chatId = crypto.randomUUID();
       const answer = await ctx.wire.call('POST', `/api/v1/chats/${chatId}/actions/cancel`, {

@@ -118,19 +118,41 @@ export const CHAT_CHECKS: Check[] = [
   },
   {
     section: '7.1',
-    title: 'a skill or chat that does not exist is 404 api_v1_not_found',
+    title:
+      'a skill or chat that does not exist is 404 api_v1_not_found: read, updated, toggled, listed or deleted',
     quote:
       "skill or chat does not exist, or is outside the credential's scope / belongs to another credential; both cases answer the same",
+    exercises: [
+      'skills.get 404 api_v1_not_found',
+      'skills.update 404 api_v1_not_found',
+      'skills.toggle 404 api_v1_not_found',
+      'skills.delete 404 api_v1_not_found',
+      'chats.get 404 api_v1_not_found',
+      'chats.update 404 api_v1_not_found',
+      'chats.delete 404 api_v1_not_found',
+      'chats.messages 404 api_v1_not_found',
+    ],
     async run(ctx) {
       const token = ctx.tokens.main;
-      expectStatus(
-        await ctx.wire.call('GET', '/api/v1/skills/2147483000', { token }),
-        404,
-        'api_v1_not_found',
-      );
+      const skill = '/api/v1/skills/2147483000';
+      // Changed only once read as absent: the run never touches a skill it did not create.
+      expectStatus(await ctx.wire.call('GET', skill, { token }), 404, 'api_v1_not_found');
+      for (const [method, path, body] of [
+        ['PATCH', skill, { name: ctx.name('absent') }],
+        ['PATCH', `${skill}/toggle`, undefined],
+        ['DELETE', skill, undefined],
+      ] as const) {
+        expectStatus(await ctx.wire.call(method, path, { token, body }), 404, 'api_v1_not_found');
+      }
       const chat = `/api/v1/chats/${crypto.randomUUID()}`;
-      expectStatus(await ctx.wire.call('GET', chat, { token }), 404, 'api_v1_not_found');
-      expectStatus(await ctx.wire.call('GET', `${chat}/messages`, { token }), 404, 'api_v1_not_found');
+      for (const [method, path, body] of [
+        ['GET', chat, undefined],
+        ['GET', `${chat}/messages`, undefined],
+        ['PATCH', chat, { name: ctx.name('absent') }],
+        ['DELETE', chat, undefined],
+      ] as const) {
+        expectStatus(await ctx.wire.call(method, path, { token, body }), 404, 'api_v1_not_found');
+      }
     },
   },
   {

@@ -41,4 +41,18 @@ export const ENVELOPE_CHECKS: Check[] = [
       );
     },
   },
+  {
+    section: '2.1',
+    title: 'no answer that is not a list carries meta.page, meta.size or meta.total',
+    quote: '`meta.page` | integer | only on lists',
+    async run(ctx) {
+      const problems = ctx.wire.nonListProblems;
+      expectThat(
+        problems.length === 0,
+        `no meta.page, size or total on the ${ctx.wire.successes - ctx.wire.lists} successful answers that are not lists`,
+        () => describe(problems),
+        problems[0],
+      );
+    },
+  },
 ];

@@ -70,6 +70,7 @@ export const IDEMPOTENCY_CHECKS: Check[] = [
     section: '7.3',
     title: 'a synchronous turn key reused with a different body is 409 api_v1_idempotency_conflict',
     quote: 'same key used with a different body',
+    exercises: ['turns.send 409 api_v1_idempotency_conflict'],
     async run(ctx) {
       const { chatId, key, body } = await synced(ctx);
       const answer = await ctx.wire.call('POST', `/api/v1/chats/${chatId}/messages`, {
@@ -84,6 +85,7 @@ export const IDEMPOTENCY_CHECKS: Check[] = [
     section: '7.4',
     title: 'a streamed turn key reused with a different body is 409 api_v1_idempotency_conflict',
     quote: 'key used with a different body',
+    exercises: ['turns.stream 409 api_v1_idempotency_conflict'],
     async run(ctx) {
       const { chatId, key, body } = await streamed(ctx);
       const answer = await ctx.wire.stream(`/api/v1/chats/${chatId}/messages/stream`, {

@@ -6,6 +6,7 @@ import { CHAT_CHECKS } from './chats.js';
 import type { Check } from './check.js';
 import { ENVELOPE_CHECKS } from './envelope.js';
 import { IDEMPOTENCY_CHECKS } from './idempotency.js';
+import { MESSAGE_CHECKS } from './messages.js';
 import { NAME_LIMIT_CHECKS } from './name-limits.js';
 import { RUNNING_CHECKS } from './running.js';
 import { SKILL_POLICY_CHECKS } from './skill-policy.js';
@@ -26,6 +27,7 @@ export const CHECKS: readonly Check[] = [
   ...NAME_LIMIT_CHECKS,
   ...STREAM_CHECKS,
   ...SYNC_CHECKS,
+  ...MESSAGE_CHECKS,
   ...IDEMPOTENCY_CHECKS,
   ...CANCEL_CHECKS,
   ...RUNNING_CHECKS,

@@ -89,19 +89,30 @@ export const RUNNING_CHECKS: Check[] = [
   },
   {
     section: '3.4',
-    title: 'a second turn sent to a chat while its turn runs is 409 api_v1_chat_busy',
+    title:
+      'a second turn sent to a chat while its turn runs, synchronous or streamed, is 409 api_v1_chat_busy',
     quote: 'a second turn while one runs (from the API or from the application) gives 409 `api_v1_chat_busy`',
+    exercises: ['turns.send 409 api_v1_chat_busy', 'turns.stream 409 api_v1_chat_busy'],
     async run(ctx) {
-      const { answer } = await whileRunning(ctx, (chatId) =>
-        ctx.wire.call('POST', `/api/v1/chats/${chatId}/messages`, {
-          token: ctx.tokens.main,
-          body: turnBody(ctx),
-          key: ctx.newKey(),
-        }),
-      );
+      let second: Answer | undefined;
+      const send = (chatId: string, streamed: boolean) => {
+        const init = { token: ctx.tokens.main, body: turnBody(ctx), key: ctx.newKey() };
+        return streamed
+          ? ctx.wire.stream(streamPath(chatId), init)
+          : ctx.wire.call('POST', `/api/v1/chats/${chatId}/messages`, init);
+      };
+      // Both at once, while the turn runs: the synchronous send, and the streamed one (7.4).
+      const { answer } = await whileRunning(ctx, async (chatId) => {
+        const [first, streamed] = await Promise.all([send(chatId, false), send(chatId, true)]);
+        second = streamed;
+        return first;
+      });
       if (answer.status === 200)
         throw new Skip('the first turn ended before the second send arrived (a quick model)');
       expectStatus(answer, 409, 'api_v1_chat_busy');
+      if (second?.status === 200)
+        throw new Skip('the first turn ended before the streamed send arrived (a quick model)');
+      if (second) expectStatus(second, 409, 'api_v1_chat_busy');
     },
   },
 ];

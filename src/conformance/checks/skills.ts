@@ -14,9 +14,9 @@ function skillOf(answer: Answer) {
   return parsed.data;
 }
 
-/** Creates a skill named with the run's prefix; fails unless the answer is that new skill. */
-async function createSkill(ctx: Context) {
-  const name = ctx.name('skill');
+/** Creates a skill named with the run's prefix (then `what`); fails unless the answer is that new skill. */
+export async function createSkill(ctx: Context, what = 'skill') {
+  const name = ctx.name(what);
   const answer = await ctx.wire.call('POST', '/api/v1/skills', {
     token: ctx.tokens.main,
     body: { name, instructions: 'Answer briefly.' },
@@ -106,8 +106,7 @@ export const SKILL_CHECKS: Check[] = [
   },
   {
     section: '3.1',
-    title:
-      'toggle flips is_active and returns the skill; delete is soft: { id }, then 404 and gone from the list',
+    title: 'toggle flips is_active and returns the skill; delete answers { id }',
     quote: 'returns `{ id }`',
     async run(ctx) {
       const { skill } = await createSkill(ctx);
@@ -131,15 +130,8 @@ export const SKILL_CHECKS: Check[] = [
         () => show(deleted.data),
         deleted,
       );
-      const read = await ctx.wire.call('GET', `/api/v1/skills/${skill.id}`, { token: ctx.tokens.main });
-      expectStatus(read, 404, 'api_v1_not_found');
-      const listed = await findListed(ctx, '/api/v1/skills', byId(skill.id));
-      expectThat(
-        listed.item === undefined,
-        `no skill ${skill.id} in the listing`,
-        () => 'listed',
-        listed.answer,
-      );
+      // What a soft-deleted skill then answers, the spec does not say (2.2: "A skill is deleted softly."):
+      // the report lists it as not checked.
     },
   },
   {
@@ -147,6 +139,7 @@ export const SKILL_CHECKS: Check[] = [
     title:
       'instructions citing a resource that does not exist are 422 prompt_refs_invalid, and nothing is saved',
     quote: '`data[0]` groups them by category; nothing is saved',
+    exercises: ['skills.create 422 prompt_refs_invalid'],
     async run(ctx) {
       const name = ctx.name('bad refs');
       const answer = await refusedSkill(ctx, {
@@ -167,12 +160,42 @@ export const SKILL_CHECKS: Check[] = [
     section: '7.2',
     title: `instructions over ${LIMITS.skillInstructions.toLocaleString('en')} characters are 422 prompt_text_too_long`,
     quote: '`instructions` exceeds 12,000 characters',
+    exercises: ['skills.create 422 prompt_text_too_long'],
     async run(ctx) {
       const answer = await refusedSkill(ctx, {
         name: ctx.name('long'),
         instructions: 'a'.repeat(LIMITS.skillInstructions + 1),
       });
       expectStatus(answer, 422, 'prompt_text_too_long');
+    },
+  },
+  {
+    section: '7.2',
+    title: `an update with instructions citing a resource that does not exist is 422 prompt_refs_invalid and saves nothing; over ${LIMITS.skillInstructions.toLocaleString('en')} characters, 422 prompt_text_too_long`,
+    quote: 'Skills (create and update)',
+    exercises: ['skills.update 422 prompt_refs_invalid', 'skills.update 422 prompt_text_too_long'],
+    async run(ctx) {
+      const { skill } = await createSkill(ctx, 'updated badly');
+      const path = `/api/v1/skills/${skill.id}`;
+      const refs = await ctx.wire.call('PATCH', path, {
+        token: ctx.tokens.main,
+        body: { name: ctx.name('renamed badly'), instructions: 'Use {{skill:2147483000}}.' },
+      });
+      expectStatus(refs, 422, 'prompt_refs_invalid');
+      const long = await ctx.wire.call('PATCH', path, {
+        token: ctx.tokens.main,
+        body: { instructions: 'a'.repeat(LIMITS.skillInstructions + 1) },
+      });
+      expectStatus(long, 422, 'prompt_text_too_long');
+      const read = await ctx.wire.call('GET', path, { token: ctx.tokens.main });
+      expectStatus(read, 200);
+      const now = skillOf(read);
+      expectThat(
+        now.name === skill.name && now.instructions === skill.instructions,
+        `skill ${skill.id} unchanged: "nothing is saved"`,
+        () => show({ name: now.name, instructions: now.instructions.slice(0, 100) }),
+        read,
+      );
     },
   },
 ];

@@ -47,9 +47,37 @@ export const SYNC_CHECKS: Check[] = [
     },
   },
   {
+    section: '4.3',
+    title: 'the synchronous answer is a turn without prompt',
+    quote: 'Response: `data` is a turn (2.4) without `prompt`.',
+    async run(ctx) {
+      const { answer } = await synced(ctx);
+      const data = answer.data as Record<string, unknown> | undefined;
+      expectThat(
+        data !== undefined && data !== null && typeof data === 'object' && !('prompt' in data),
+        'data without a prompt field',
+        () => `prompt ${show(data?.prompt, 120)}`,
+        answer,
+      );
+    },
+  },
+  {
+    section: '4.3',
+    title: 'a synchronous send to a chat id that does not exist creates the chat with that id',
+    quote: 'If `chat_id` does not exist, the chat is created with that id.',
+    async run(ctx) {
+      const { chatId } = await synced(ctx);
+      const read = await ctx.wire.call('GET', `/api/v1/chats/${chatId}`, { token: ctx.tokens.main });
+      expectStatus(read, 200);
+      const id = (read.data as { id?: unknown } | undefined)?.id;
+      expectThat(id === chatId, `chat ${chatId}`, () => `chat ${show(id)}`, read);
+    },
+  },
+  {
     section: '7.3',
     title: 'a synchronous send without Idempotency-Key is 400 api_v1_idempotency_key_required',
     quote: '`Idempotency-Key` header missing',
+    exercises: ['turns.send 400 api_v1_idempotency_key_required'],
     async run(ctx) {
       const answer = await sendSync(ctx, { content: TURN_CONTENT, permission_mode: 'auto' }, false);
       expectStatus(answer, 400, 'api_v1_idempotency_key_required');
@@ -60,6 +88,7 @@ export const SYNC_CHECKS: Check[] = [
     title:
       'a synchronous send in manual mode, or with no permission_mode (manual by default), is 409 api_v1_sync_requires_auto',
     quote: '`permission_mode` is not `auto`',
+    exercises: ['turns.send 409 api_v1_sync_requires_auto'],
     async run(ctx) {
       expectStatus(
         await sendSync(ctx, { content: TURN_CONTENT, permission_mode: 'manual' }),
@@ -73,6 +102,7 @@ export const SYNC_CHECKS: Check[] = [
     section: '7.3',
     title: `content over ${LIMITS.turnContent.toLocaleString('en')} characters is 422 api_v1_content_too_long`,
     quote: '`content` over 64,000 characters',
+    exercises: ['turns.send 422 api_v1_content_too_long'],
     async run(ctx) {
       const content = 'a'.repeat(LIMITS.turnContent + 1);
       expectStatus(await sendSync(ctx, { content, permission_mode: 'auto' }), 422, 'api_v1_content_too_long');

@@ -18,6 +18,10 @@ Options:
                                  Without any: mock-token, every scope, user 1.
   --name NAME                    what the inspector calls the --token just before it (1 to 64
                                  printable ASCII characters): --token alice --name Alice
+  --allow KIND=IDS               restricts the --token just before it to an allowlist (section 5):
+                                 KIND is skills or libraries, IDS a comma list, empty for none;
+                                 with skills, creating one is refused (403):
+                                 --token restricted-token --allow skills=
   --ping-ms MS                   silence before a stream ping (default ${LIMITS.pingIntervalMs})
   --interaction-ttl-ms MS        lifetime of an interaction (default ${LIMITS.interactionLifetimeMs})
   --no-inspector                 do not serve the inspector page at / (and /_inspector/*)
@@ -55,6 +59,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
       port: { type: 'string' },
       token: { type: 'string', multiple: true },
       name: { type: 'string', multiple: true },
+      allow: { type: 'string', multiple: true },
       'ping-ms': { type: 'string' },
       'interaction-ttl-ms': { type: 'string' },
       'no-inspector': { type: 'boolean' },
@@ -142,14 +147,16 @@ function processIo(): CommandIo {
 }
 
 /**
- * The `--token` credentials in order, each with the `--name` that follows it; a `--name` with no `--token`
- * before it, or a second one for the same token, is a usage error (the token is never echoed).
+ * The `--token` credentials in order, each with the `--name` and `--allow` that follow it; one with no
+ * `--token` before it, or a second one of a kind for the same token, is a usage error (the token is never
+ * echoed).
  */
 function namedTokens(parsed: ReadonlyArray<{ kind: string; name?: string; value?: string | undefined }>) {
   const tokens: MockCredential[] = [];
   for (const { kind, name, value = '' } of parsed) {
     if (kind !== 'option') continue;
     if (name === 'token') tokens.push(parseTokenFlag(value));
+    if (name === 'allow') allowTo(tokens, value);
     if (name !== 'name') continue;
     const last = tokens.at(-1);
     if (!last) throw new Error('--name names the --token just before it, and none comes before it');
@@ -159,6 +166,21 @@ function namedTokens(parsed: ReadonlyArray<{ kind: string; name?: string; value?
     last.name = value;
   }
   return tokens;
+}
+
+/** Applies `--allow KIND=IDS` to the last `--token`: `skills=` none, `libraries=1,2` those two. */
+function allowTo(tokens: MockCredential[], value: string): void {
+  const last = tokens.at(-1);
+  if (!last) throw new Error('--allow restricts the --token just before it, and none comes before it');
+  const match = /^(skills|libraries)=((?:[1-9]\d{0,8})(?:,[1-9]\d{0,8})*)?$/.exec(value);
+  if (!match)
+    throw new Error('--allow must be skills=IDS or libraries=IDS, IDS a comma list of ids (or empty)');
+  const kind = match[1] as 'skills' | 'libraries';
+  if (last.allow?.[kind] !== undefined) {
+    throw new Error(`--token number ${tokens.length} is given --allow ${kind} twice`);
+  }
+  const ids = match[2] === undefined ? [] : [...new Set(match[2].split(',').map(Number))];
+  last.allow = { ...last.allow, [kind]: ids };
 }
 
 function integer(flag: string, text: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
