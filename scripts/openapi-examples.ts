@@ -92,7 +92,7 @@ export const metaExample = (items?: number) =>
     : { request_id: REQUEST_ID, page: 1, size: 50, total: items };
 
 /** The `data` of a failure's example, by `message_code` (a code not here has none: `null`); by status where it differs. */
-export function errorDataExample(code: string, status: number): unknown {
+function errorDataExample(code: string, status: number): unknown {
   switch (code) {
     case 'api_token_scope_not_allowed':
       return { required_scopes: ['libraries:read'] };

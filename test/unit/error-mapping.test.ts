@@ -103,7 +103,8 @@ describe('7 a non-2xx response as an ApiError', () => {
     ['api_v1_turn_in_progress', 'repeat with the same key later'],
     ['api_v1_chat_busy', 'wait for it or cancel it'],
   ])('7 %s carries its advice', (code, advice) => {
-    expect(apiFailure(409, { message_code: code, message: 'm' }, NO_HEADERS).message).toMatch(
+    const data = code === 'api_v1_chat_busy' ? { message_id: 4 } : null;
+    expect(apiFailure(409, { message_code: code, message: 'm', data }, NO_HEADERS).message).toMatch(
       new RegExp(`^409 ${code}: m \\(.*${advice}.*\\)$`),
     );
   });
