@@ -26,6 +26,35 @@ describe('redactorOf: every form of a credential masked, whatever surrounds it',
     });
   }
 
+  it('5 percent-encoded in lower-case hex, mixed case, or in part, as a URL may carry it', () => {
+    const token = 'tok+SECRET/x=';
+    const redact = redactorOf([token]);
+    for (const form of [
+      'tok%2BSECRET%2Fx%3D',
+      'tok%2bSECRET%2fx%3d',
+      'tok%2bSECRET%2Fx%3d',
+      'tok+SECRET%2fx=',
+      '%74ok%2BSECRET/x%3D',
+      '%74%6F%6b+SECRET/x=',
+    ])
+      expect(redact(`a ${form} b`), form).toBe(`a ${REDACTED} b`);
+    // A multi-byte character: each byte of its UTF-8 escaped, in either case.
+    const accented = redactorOf(['pässwort']);
+    expect(accented('x p%C3%A4sswort y p%c3%a4sswort z')).toBe(`x ${REDACTED} y ${REDACTED} z`);
+    // A byte under 0x10 keeps its leading zero: %09 is a tab.
+    expect(redactorOf(['tab\tsecret'])('x tab%09secret')).toBe(`x ${REDACTED}`);
+    // An escape of another character is not the token's.
+    expect(redact('tok%2CSECRET%2Fx%3D')).toBe('tok%2CSECRET%2Fx%3D');
+  });
+
+  it('5 a + in a query string, which decodes to a space, is masked either way', () => {
+    const redact = redactorOf(['tok+SECRET']);
+    expect(redact('q=tok+SECRET&r=tok SECRET')).toBe(`q=${REDACTED}&r=${REDACTED}`);
+    expect(new URLSearchParams('q=tok+SECRET').get('q')).toBe('tok SECRET');
+    // Only a + of the token: another character is not a space.
+    expect(redactorOf(['tok-SECRET'])('tok SECRET')).toBe('tok SECRET');
+  });
+
   it('masks the longest of two tokens whole when one holds the other', () => {
     expect(redactorOf(['abcd', 'abcdefgh'])('x abcdefgh y abcd')).toBe(`x ${REDACTED} y ${REDACTED}`);
   });
@@ -49,7 +78,9 @@ describe('redactorOf: every form of a credential masked, whatever surrounds it',
   });
 
   it('secretForms lists each form once, longest first, without tokens under 4 characters', () => {
-    expect(secretForms(['abc', 'a/b"c'])).toEqual(['a%2Fb%22c', 'a/b\\"c', 'a/b"c']);
+    expect(secretForms(['abc', 'a/b"c'])).toEqual(['a%2Fb%22c', 'a%2fb%22c', 'a/b\\"c', 'a/b"c']);
+    // Only the escapes go lower case: the token's own letters stay as they are.
+    expect(secretForms(['AB+C'])).toEqual(['AB%2BC', 'AB%2bC', 'AB+C']);
   });
 
   it('withoutSecretStart drops the longest end that starts a credential, and nothing else', () => {
