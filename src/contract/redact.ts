@@ -28,7 +28,7 @@ export function secretForms(secrets: Iterable<string | undefined>): string[] {
   const forms = new Set<string>();
   for (const secret of searched(secrets)) {
     const encoded = encodeURIComponent(secret);
-    const lower = encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+    const lower = encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase());
     forms.add(secret).add(JSON.stringify(secret).slice(1, -1)).add(encoded).add(lower);
   }
   return [...forms].sort((a, b) => b.length - a.length);

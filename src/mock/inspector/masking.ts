@@ -5,6 +5,7 @@ import {
   redactJson,
   redactorOf,
   secretForms,
+  secretPattern,
   withoutSecretStart,
 } from '../../contract/redact.js';
 
@@ -27,6 +28,7 @@ export interface CutText {
  */
 export class TokenMask {
   readonly #redact: Redactor;
+  readonly #pattern: RegExp | undefined;
   readonly #forms: readonly string[];
   readonly #short: ReadonlySet<string>;
   /** The longest form of a token, in UTF-8 bytes: how far past a cut a capture must read to see one whole. */
@@ -34,6 +36,7 @@ export class TokenMask {
 
   constructor(tokens: readonly string[]) {
     this.#redact = redactorOf(tokens);
+    this.#pattern = secretPattern(tokens);
     this.#forms = secretForms(tokens);
     this.#short = new Set(tokens.filter((token) => token.length < MIN_SECRET_LENGTH));
     this.margin = Math.max(0, ...this.#forms.map((form) => new TextEncoder().encode(form).length));
@@ -42,6 +45,12 @@ export class TokenMask {
   /** `text` with every token masked. */
   text(text: string): string {
     return this.#redact(text);
+  }
+
+  /** Where `text` holds a token (in any form `text()` masks), as `[start, end)` pairs, first to last. */
+  spans(text: string): Array<[number, number]> {
+    if (this.#pattern === undefined) return [];
+    return [...text.matchAll(this.#pattern)].map((match) => [match.index, match.index + match[0].length]);
   }
 
   /** A whole value (header, path segment, query name or value): also masked when it is a short token. */
@@ -139,5 +148,63 @@ function decoded(segment: string): string {
     return decodeURIComponent(segment);
   } catch {
     return segment;
+  }
+}
+
+/** A delta's text as kept, and how to rewrite what was kept of it. */
+interface KeptDelta {
+  text: string;
+  rewrite: (text: string) => void;
+}
+
+/**
+ * Masks a token the model writes across deltas, which no delta holds whole: the latest deltas' texts, as
+ * many as hold a token's longest form, are read joined; a token that spans two or more is masked in each
+ * (`[redacted]` where it starts, the rest of it dropped), through each delta's `rewrite`.
+ */
+export class DeltaMask {
+  #recent: KeptDelta[] = [];
+  readonly #mask: TokenMask;
+
+  constructor(mask: TokenMask) {
+    this.#mask = mask;
+  }
+
+  /** A delta with `replace: true`: the text starts over, so no token spans it and the ones before. */
+  restart(): void {
+    this.#recent = [];
+  }
+
+  /** Adds a delta's text; masks, in it and the deltas before, every token that spans more than one. */
+  add(text: string, rewrite: (text: string) => void): void {
+    const recent = [...this.#recent, { text, rewrite }];
+    const starts: number[] = [];
+    let joined = '';
+    for (const delta of recent) {
+      starts.push(joined.length);
+      joined += delta.text;
+    }
+    const changed = new Set<KeptDelta>();
+    // Right to left, so that a rewrite leaves the positions of the spans before it as they were.
+    for (const [from, to] of this.#mask.spans(joined).reverse()) {
+      const first = starts.findLastIndex((start) => start <= from);
+      if (starts[first + 1] === undefined || starts[first + 1]! >= to) continue;
+      for (let index = recent.length - 1; index >= first; index--) {
+        const delta = recent[index]!;
+        const start = starts[index]!;
+        if (start >= to) continue;
+        const head = delta.text.slice(0, Math.max(0, from - start));
+        delta.text = `${head}${index === first ? REDACTED : ''}${delta.text.slice(to - start)}`;
+        changed.add(delta);
+      }
+    }
+    for (const delta of changed) delta.rewrite(delta.text);
+    // Keep the fewest latest deltas whose texts still hold the longest form of a token.
+    while (
+      recent.length > 1 &&
+      recent.slice(1).reduce((sum, delta) => sum + delta.text.length, 0) >= this.#mask.margin
+    )
+      recent.shift();
+    this.#recent = recent;
   }
 }
