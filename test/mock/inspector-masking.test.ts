@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FakeModel, MockServer } from '../../src/mock/index.js';
 import { BODY_CAP } from '../../src/mock/inspector/exchanges.js';
-import { DeltaMask, TokenMask } from '../../src/mock/inspector/masking.js';
+import { TokenMask } from '../../src/mock/inspector/masking.js';
 import { withMockServer } from '../support/mock-server.js';
 
 // Every configured token is masked wherever it reaches the inspector: headers, URLs, bodies whole or cut,
@@ -172,30 +172,5 @@ describe('the HAR export masks what no single piece shows whole', () => {
       for (const piece of pieces.slice(1, 3)) expect(entry.response.content.text).not.toContain(piece);
       expect(entry.response.content.text).not.toContain('is to"');
     });
-  });
-
-  it('DeltaMask: a token within one delta is that delta’s own mask’s; a replace starts the text over', () => {
-    const mask = new TokenMask([TOKEN]);
-    const deltas = new DeltaMask(mask);
-    const kept: string[] = [];
-    const add = (text: string) => {
-      const index = kept.push(text) - 1;
-      deltas.add(text, (rewritten) => {
-        kept[index] = rewritten;
-      });
-    };
-    add(`whole ${TOKEN} here, then to`);
-    add('k+SECRET/abc=xyz and ');
-    expect(kept).toEqual([`whole ${TOKEN} here, then [redacted]`, ' and ']);
-    add('tok+SEC');
-    deltas.restart();
-    add('RET/abc=xyz');
-    expect(kept.slice(2)).toEqual(['tok+SEC', 'RET/abc=xyz']);
-    // Past a token's longest form of text, the older deltas are let go: nothing spans them any more.
-    add('x'.repeat(200));
-    add('to');
-    add('k+SECRET/abc=xyz');
-    expect(kept.slice(-2)).toEqual(['[redacted]', '']);
-    expect(kept[2]).toBe('tok+SEC');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayPath, TokenMask } from '../../src/mock/inspector/masking.js';
+import { DeltaMask, displayPath, TokenMask } from '../../src/mock/inspector/masking.js';
 
 // What the mock's inspector masks (`src/mock/inspector/masking.ts`), driven directly: whole values, texts cut
 // at a bound, bodies with JSON escapes, URLs.
@@ -105,5 +105,68 @@ describe('the inspector token mask', () => {
     );
     expect(mask.url(new URL('http://h/p?q=a%20b&flag')).href).toBe('http://h/p?q=a%20b&flag');
     expect(displayPath(url)).toBe('/x/%7e/%zz/[redacted]/[redacted]/y[redacted]?q=a+b&flag=&[redacted]=1');
+  });
+});
+
+describe('the inspector delta mask: a token the model writes across deltas', () => {
+  const TOKEN = 'tok+SECRET/abc=xyz';
+  /** A DeltaMask over TOKEN and the deltas' texts as kept, rewritten in place. */
+  const deltaMask = () => {
+    const deltas = new DeltaMask(new TokenMask([TOKEN]));
+    const kept: string[] = [];
+    const add = (text: string) => {
+      const index = kept.push(text) - 1;
+      deltas.add(text, (rewritten) => {
+        kept[index] = rewritten;
+      });
+    };
+    return { deltas, kept, add };
+  };
+
+  it('spans lists where a text holds a token, in any form; none without tokens', () => {
+    const mask = new TokenMask([TOKEN]);
+    expect(mask.spans(`a ${TOKEN} b tok%2bSECRET%2Fabc%3Dxyz`)).toEqual([
+      [2, 20],
+      [23, 47],
+    ]);
+    expect(new TokenMask([]).spans(TOKEN)).toEqual([]);
+  });
+
+  it('a token across deltas: [redacted] where it starts, the rest of it dropped, what surrounds it kept', () => {
+    const { kept, add } = deltaMask();
+    for (const text of ['Your key is to', 'k+SEC', 'RET/abc=', 'xyz, keep it.']) add(text);
+    expect(kept).toEqual(['Your key is [redacted]', '', '', ', keep it.']);
+  });
+
+  it('a token within one delta is left to that delta’s own mask; a replace starts the text over', () => {
+    const { deltas, kept, add } = deltaMask();
+    add(`whole ${TOKEN} here, then to`);
+    add('k+SECRET/abc=xyz and ');
+    expect(kept).toEqual([`whole ${TOKEN} here, then [redacted]`, ' and ']);
+    add('tok+SEC');
+    deltas.restart();
+    add('RET/abc=xyz');
+    expect(kept.slice(2)).toEqual(['tok+SEC', 'RET/abc=xyz']);
+  });
+
+  it('two tokens across the same deltas are both masked; text between them is kept', () => {
+    const { kept, add } = deltaMask();
+    add('a tok+SECRET/');
+    add(`abc=xyz b ${TOKEN.slice(0, 5)}`);
+    add(`${TOKEN.slice(5)} c`);
+    expect(kept).toEqual(['a [redacted]', ' b [redacted]', ' c']);
+  });
+
+  it('keeps the latest deltas that can hold a token’s longest form, and lets the older ones go', () => {
+    const { kept, add } = deltaMask();
+    add('to');
+    add('x'.repeat(200));
+    add('k+SECRET/abc=xyz');
+    // "to" was let go once 200 characters came after it: "tok..." across it is no longer looked for.
+    expect(kept).toEqual(['to', 'x'.repeat(200), 'k+SECRET/abc=xyz']);
+    add('z');
+    add('tok+SECRET/abc=');
+    add('xyz');
+    expect(kept.slice(-2)).toEqual(['[redacted]', '']);
   });
 });
