@@ -138,18 +138,46 @@ describe('the inspector delta mask: a token the model writes across deltas', () 
     expect(kept).toEqual(['Your key is [redacted]', '', '', ', keep it.']);
   });
 
-  it('a token within one delta is left to that delta’s own mask; a replace starts the text over', () => {
+  it('a token within one delta is left to that delta’s own mask, at its start, its end or inside', () => {
+    const { kept, add } = deltaMask();
+    add('abc');
+    add(`${TOKEN} x`);
+    add(`y ${TOKEN}`);
+    add('z');
+    add(`w ${TOKEN} v`);
+    expect(kept).toEqual(['abc', `${TOKEN} x`, `y ${TOKEN}`, 'z', `w ${TOKEN} v`]);
+  });
+
+  it('a token from the very start of a delta, or right after one that ends before it', () => {
+    const { kept, add } = deltaMask();
+    add('Your key is ');
+    add('tok+SEC');
+    add('RET/abc=xyz');
+    add('!');
+    expect(kept).toEqual(['Your key is ', '[redacted]', '', '!']);
+  });
+
+  it('a replace starts the text over: no token spans it', () => {
     const { deltas, kept, add } = deltaMask();
-    add(`whole ${TOKEN} here, then to`);
-    add('k+SECRET/abc=xyz and ');
-    expect(kept).toEqual([`whole ${TOKEN} here, then [redacted]`, ' and ']);
     add('tok+SEC');
     deltas.restart();
     add('RET/abc=xyz');
-    expect(kept.slice(2)).toEqual(['tok+SEC', 'RET/abc=xyz']);
+    expect(kept).toEqual(['tok+SEC', 'RET/abc=xyz']);
+    add('and to');
+    add('k+SECRET/abc=xyz.');
+    expect(kept.slice(2)).toEqual(['and [redacted]', '.']);
   });
 
-  it('two tokens across the same deltas are both masked; text between them is kept', () => {
+  it('a token in one character per delta', () => {
+    const { kept, add } = deltaMask();
+    add('>');
+    for (const char of TOKEN) add(char);
+    add('<');
+    expect(kept.join('')).toBe('>[redacted]<');
+    expect(kept.slice(1, -1)).toEqual(['[redacted]', ...Array.from({ length: TOKEN.length - 1 }, () => '')]);
+  });
+
+  it('two tokens, each across deltas, with text between them', () => {
     const { kept, add } = deltaMask();
     add('a tok+SECRET/');
     add(`abc=xyz b ${TOKEN.slice(0, 5)}`);
@@ -157,12 +185,11 @@ describe('the inspector delta mask: a token the model writes across deltas', () 
     expect(kept).toEqual(['a [redacted]', ' b [redacted]', ' c']);
   });
 
-  it('keeps the latest deltas that can hold a token’s longest form, and lets the older ones go', () => {
+  it('a token written long after other deltas: the earlier ones are not rewritten', () => {
     const { kept, add } = deltaMask();
     add('to');
     add('x'.repeat(200));
     add('k+SECRET/abc=xyz');
-    // "to" was let go once 200 characters came after it: "tok..." across it is no longer looked for.
     expect(kept).toEqual(['to', 'x'.repeat(200), 'k+SECRET/abc=xyz']);
     add('z');
     add('tok+SECRET/abc=');

@@ -159,8 +159,9 @@ interface KeptDelta {
 
 /**
  * Masks a token the model writes across deltas, which no delta holds whole: the latest deltas' texts, as
- * many as hold a token's longest form, are read joined; a token that spans two or more is masked in each
- * (`[redacted]` where it starts, the rest of it dropped), through each delta's `rewrite`.
+ * many as can hold a part of a token, are read joined; a token that the new delta completes and that began
+ * in an earlier one is masked in each delta it spans (`[redacted]` where it starts, the rest of it dropped),
+ * through each delta's `rewrite`. A token within one delta is that delta's own mask's.
  */
 export class DeltaMask {
   #recent: KeptDelta[] = [];
@@ -175,36 +176,32 @@ export class DeltaMask {
     this.#recent = [];
   }
 
-  /** Adds a delta's text; masks, in it and the deltas before, every token that spans more than one. */
+  /** Adds a delta's text; masks the token it completes that began in a delta before, if one did. */
   add(text: string, rewrite: (text: string) => void): void {
     const recent = [...this.#recent, { text, rewrite }];
-    const starts: number[] = [];
-    let joined = '';
-    for (const delta of recent) {
-      starts.push(joined.length);
-      joined += delta.text;
-    }
-    const changed = new Set<KeptDelta>();
-    // Right to left, so that a rewrite leaves the positions of the spans before it as they were.
-    for (const [from, to] of this.#mask.spans(joined).reverse()) {
-      const first = starts.findLastIndex((start) => start <= from);
-      if (starts[first + 1] === undefined || starts[first + 1]! >= to) continue;
-      for (let index = recent.length - 1; index >= first; index--) {
-        const delta = recent[index]!;
-        const start = starts[index]!;
-        if (start >= to) continue;
-        const head = delta.text.slice(0, Math.max(0, from - start));
-        delta.text = `${head}${index === first ? REDACTED : ''}${delta.text.slice(to - start)}`;
-        changed.add(delta);
+    const joined = recent.map((delta) => delta.text).join('');
+    const begins = joined.length - text.length;
+    // Spans do not overlap: one at most runs from before the new delta into it.
+    const span = this.#mask.spans(joined).find(([from, to]) => from < begins && to > begins);
+    if (span) {
+      const [from, to] = span;
+      let start = 0;
+      for (const delta of recent) {
+        const end = start + delta.text.length;
+        if (end > from) {
+          const head = delta.text.slice(0, Math.max(0, from - start));
+          delta.text = `${head}${start <= from ? REDACTED : ''}${delta.text.slice(to - start)}`;
+          delta.rewrite(delta.text);
+        }
+        start = end;
       }
     }
-    for (const delta of changed) delta.rewrite(delta.text);
-    // Keep the fewest latest deltas whose texts still hold the longest form of a token.
-    while (
-      recent.length > 1 &&
-      recent.slice(1).reduce((sum, delta) => sum + delta.text.length, 0) >= this.#mask.margin
-    )
-      recent.shift();
-    this.#recent = recent;
+    // The fewest latest deltas that hold a token's longest form: a token that begins before them cannot
+    // end in the next one.
+    let held = 0;
+    let first = recent.length;
+    // Stryker disable next-line EqualityOperator,AssignmentOperator: how many deltas are kept shows only in memory (a token cannot span more than a margin of text, so keeping more masks the same).
+    while (first > 0 && held < this.#mask.margin) held += recent[--first]!.text.length;
+    this.#recent = recent.slice(first);
   }
 }
