@@ -7,6 +7,7 @@ import {
   secretForms,
   withoutSecretStart,
 } from '../../src/contract/redact.js';
+import { apiFailure } from '../../src/http/failures.js';
 
 const SHORT = 'ab"c\\';
 const LONG = 'tok_live_0123456789abcdefghijklmnopqrstu+/';
@@ -45,6 +46,19 @@ describe('redactorOf: every form of a credential masked, whatever surrounds it',
     expect(redactorOf(['tab\tsecret'])('x tab%09secret')).toBe(`x ${REDACTED}`);
     // An escape of another character is not the token's.
     expect(redact('tok%2CSECRET%2Fx%3D')).toBe('tok%2CSECRET%2Fx%3D');
+  });
+
+  it('5 an error built from an answer that echoes the token in lower-case hex shows none of it', () => {
+    const token = 'tok+SECRET/x=';
+    const body = {
+      message_code: 'api_v1_not_found',
+      message: 'no chat for tok%2bSECRET%2fx%3d',
+      data: { url: '/x?t=tok%2bSECRET%2fx%3d', mixed: 'tok%2BSECRET%2fx%3D' },
+    };
+    const error = apiFailure(404, body, new Headers(), undefined, redactorOf([token]));
+    expect(JSON.stringify({ message: error.message, data: (error as { data?: unknown }).data })).not.toMatch(
+      /SECRET/,
+    );
   });
 
   it('5 a + in a query string, which decodes to a space, is masked either way', () => {
