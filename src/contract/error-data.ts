@@ -3,7 +3,7 @@ import { IntId, Uuid } from './checks.js';
 import { SCOPES } from './scopes.js';
 
 /** The turn codes `api_v1_core_unavailable` carries in `data.code` (7.3; `outcome_unknown` the mock's reading at 503). */
-export const CORE_UNAVAILABLE_CODES = [
+const CORE_UNAVAILABLE_CODES = [
   'idempotency_outcome_unknown',
   'persistence_failed',
   'outcome_unknown',
