@@ -44,9 +44,14 @@ export function distProblem() {
   const oldest = Math.min(...built.map((file) => statSync(join(root, file)).mtimeMs));
   const inputs = [
     ...sources(),
-    ...['tsup.config.ts', 'package.json', 'tsconfig.json', 'scripts/openapi.ts', 'scripts/openapi.mjs'].map(
-      (f) => join(root, f),
-    ),
+    ...[
+      'tsup.config.ts',
+      'package.json',
+      'tsconfig.json',
+      'scripts/openapi.ts',
+      'scripts/openapi-examples.ts',
+      'scripts/openapi.mjs',
+    ].map((f) => join(root, f)),
   ];
   const newer = inputs.find((file) => statSync(file).mtimeMs > oldest);
   if (newer) return `dist/ is older than ${newer.slice(root.length + 1)}: run \`npm run build\``;

@@ -28,14 +28,20 @@ import { LIMITS } from '../src/contract/limits.js';
 import { SCOPES } from '../src/contract/scopes.js';
 import { SkillDeletedSchema, SkillSchema } from '../src/contract/skill.js';
 import { ATTACHMENT_SCOPES, AttachmentsSchema, MessageSchema, TurnSchema } from '../src/contract/turn.js';
+import { DATA_EXAMPLES, errorExample, metaExample } from './openapi-examples.js';
 
 type Json = Record<string, unknown>;
 type Io = 'input' | 'output';
 
 const SAFE_INT = Number.MAX_SAFE_INTEGER;
+/** Where convo-mock listens by default (mock-conventions: `--host 127.0.0.1 --port 4010`). */
+const MOCK_DEFAULT_URL = 'http://127.0.0.1:4010';
 const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
 
-/** Drops what zod adds that says nothing here ($schema, safe-integer bounds, the date-time regex); a UUID's pattern becomes `format: uuid`. */
+/**
+ * Drops what zod adds that says nothing here ($schema, the safe-integer floor, the date-time regex); a UUID's
+ * pattern becomes `format: uuid`. An integer keeps its ceiling, 2^53-1: the client and the mock refuse more.
+ */
 function tidy(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(tidy);
   if (typeof value !== 'object' || value === null) return value;
@@ -43,7 +49,6 @@ function tidy(value: unknown): unknown {
   for (const [key, inner] of Object.entries(value)) {
     if (key === '$schema') continue;
     if (key === 'minimum' && inner === -SAFE_INT) continue;
-    if (key === 'maximum' && inner === SAFE_INT) continue;
     if (key === 'pattern' && (value as Json).format === 'date-time') continue;
     if (key === 'pattern' && inner === UUID_PATTERN) out.format = 'uuid';
     else out[key] = tidy(inner);
@@ -106,9 +111,9 @@ COMPONENTS.ListMeta = {
   required: ['request_id', 'page', 'size', 'total'],
   properties: {
     request_id: uuid,
-    page: { type: 'integer', minimum: 1, description: 'The page, from 1.' },
+    page: { type: 'integer', minimum: 1, maximum: SAFE_INT, description: 'The page, from 1.' },
     size: { type: 'integer', minimum: 1, maximum: LIMITS.pageSizeMax },
-    total: { type: 'integer', minimum: 0, description: 'Items across all pages.' },
+    total: { type: 'integer', minimum: 0, maximum: SAFE_INT, description: 'Items across all pages.' },
   },
   description: 'meta of a list answer (2.1, 8).',
 };
@@ -124,21 +129,39 @@ for (const [list, scope] of Object.entries(ATTACHMENT_SCOPES)) {
   property['x-scope'] = scope;
 }
 
-/** A body's schema, named after its endpoint, with the defaults its doc states and the facts zod cannot carry. */
+/**
+ * A request body, named after its endpoint (`components.requestBodies`), its schema with the defaults its
+ * doc states and the facts zod cannot carry. A body lives among the request bodies, not the schemas, so that
+ * a generator leaves a field with a default optional (openapi-typescript makes one required elsewhere).
+ */
 function bodyComponent(name: EndpointName, endpoint: Endpoint, doc: EndpointDoc): Json {
   const schema = convert(endpoint.body!, 'input');
   const properties = (schema.properties ?? {}) as Record<string, Json>;
   for (const [field, value] of Object.entries(doc.defaults ?? {}))
     if (properties[field]) properties[field].default = value;
   if (properties.attachments) properties.attachments = ref('Attachments');
+  if (properties.model_id)
+    properties.model_id.description =
+      'A model id from the catalog (GET /api/v1/chat/catalog, 2.5: its COMPLETION models).';
   const published = BODY_FACTS[name]?.(schema) ?? schema;
   if (doc.example) published.examples = [doc.example];
-  COMPONENTS[`${pascal(name)}Body`] = published;
-  return ref(`${pascal(name)}Body`);
+  REQUEST_BODIES[`${pascal(name)}Body`] = {
+    // A body whose every field is optional (4.2's create chat, 4.6's cancel) may be left out.
+    required: schema.required !== undefined,
+    content: { 'application/json': { schema: published } },
+  };
+  return { $ref: `#/components/requestBodies/${pascal(name)}Body` };
 }
 
-/** The 2.1 envelope around `data`. */
+const REQUEST_BODIES: Record<string, Json> = {};
+
+/** The 2.1 envelope around `data`; an endpoint outside the contract (`GET /users`) gets no guessed shape. */
 function envelope(endpoint: Endpoint): Json {
+  if (endpoint.outsideContract)
+    return {
+      description:
+        'Its shape: not shown (4.1). The example is the reference mock’s answer: the list envelope of `{ id }` items.',
+    };
   const data = endpoint.data!;
   const item = endpoint.list
     ? (data as unknown as { _zod: { def: { element: z.ZodMiniType } } })._zod.def.element
@@ -149,9 +172,9 @@ function envelope(endpoint: Endpoint): Json {
     type: 'object',
     required: ['status', 'message', 'message_code', 'data', 'meta'],
     properties: {
-      status: { const: 'success' },
+      status: { type: 'string', const: 'success' },
       message: { type: 'string' },
-      message_code: { const: 'api_v1_ok' },
+      message_code: { type: 'string', const: 'api_v1_ok' },
       data: endpoint.list ? { type: 'array', items: schema } : schema,
       meta: ref(endpoint.list ? 'ListMeta' : 'Meta'),
     },
@@ -166,7 +189,7 @@ function dataOf(failure: FailureDoc): Json | undefined {
 }
 
 /** One status's answer: a variant per code (its `data`), and one for any other code where they are open. */
-function errorResponse(failures: readonly FailureDoc[]): Json {
+function errorResponse(status: number, failures: readonly FailureDoc[]): Json {
   const codes = [...new Set(failures.map((failure) => failure.code))];
   const variant = (messageCode: Json, data: Json | undefined) => ({
     type: 'object',
@@ -174,7 +197,7 @@ function errorResponse(failures: readonly FailureDoc[]): Json {
     properties: { message_code: messageCode, ...(data ? { data } : {}) },
   });
   const variants = codes.map((code) =>
-    variant({ const: code }, dataOf(failures.find((failure) => failure.code === code)!)),
+    variant({ type: 'string', const: code }, dataOf(failures.find((failure) => failure.code === code)!)),
   );
   const open = failures.find((failure) => failure.open);
   if (open) variants.push(variant({ type: 'string', not: { enum: codes } }, dataOf(open)));
@@ -187,6 +210,7 @@ function errorResponse(failures: readonly FailureDoc[]): Json {
     content: {
       'application/json': {
         schema: { allOf: [ref('ErrorBody'), variants.length === 1 ? variants[0] : { anyOf: variants }] },
+        example: errorExample(codes[0]!, status, failures[0]!.when),
       },
     },
   };
@@ -198,10 +222,10 @@ const eventComponent = (event: string) => `${pascal(event.replace(/^message\./, 
 /** The stream's answer (section 6). */
 const STREAM = {
   description: [
-    'Server-sent events (section 6): each an `event:` name and one JSON `data:` line.',
+    'Server-sent events (section 6): each an `event:` name and one JSON `data:` line; the client sends `Accept: text/event-stream` (4.4).',
     '`message.start` comes first; `message.delta` carries a new suffix, or with `replace: true` the full text, which replaces what was accumulated (provider failover);',
     `\`ping\` comes after every ${LIMITS.pingIntervalMs / 1000} s of silence (reset a watchdog, nothing else);`,
-    '`message.action_required` appears only with `permission_mode: manual`, except `auth_required`, which may appear in any mode; it is answered through the actions endpoint of its kind, after which deltas continue.',
+    '`message.action_required` appears only with `permission_mode: manual`, except `auth_required`, which may appear in any mode (6), and `plan_approval`, which may appear in any mode when the model decides to call its planning tool (4.5); it is answered through the actions endpoint of its kind, after which deltas continue.',
     'Exactly one terminal event (`message.completed`, `message.cancelled`, `message.error`) ends the stream, after the turn is saved; nothing follows it.',
     'The turn finishes even if the client disconnects; sending the same key again re-delivers the stored outcome from `message.start` without re-running anything.',
   ].join(' '),
@@ -212,10 +236,18 @@ const STREAM = {
           type: 'object',
           required: ['event', 'data'],
           properties: {
-            event: { const: event },
+            event: { type: 'string', const: event },
             data: ref(eventComponent(event)),
           },
         })),
+      },
+      example: {
+        event: 'message.start',
+        data: {
+          chat_id: '3fa85f64-5717-4562-b3fc-2c963f66afa6',
+          message_id: 1,
+          request_id: '0b6c7a39-7f0b-4d8e-9a3e-5f2d1c4b8a71',
+        },
       },
     },
   },
@@ -325,18 +357,31 @@ function parameters(endpoint: Endpoint, doc: EndpointDoc): Json[] {
   return [...ids, ...query, ...key];
 }
 
+/** The success answer's example: the envelope around the endpoint's example `data`. */
+function successExample(name: Exclude<EndpointName, 'turns.stream'>): Json {
+  const data = DATA_EXAMPLES[name];
+  return {
+    status: 'success',
+    message: 'OK',
+    message_code: 'api_v1_ok',
+    data,
+    meta: metaExample((ENDPOINTS[name] as Endpoint).list ? (data as unknown[]).length : undefined),
+  };
+}
+
 function operation(name: EndpointName): Json {
   const endpoint: Endpoint = ENDPOINTS[name];
   const doc: EndpointDoc = ENDPOINT_DOCS[name];
   const scopes = endpoint.scopes.map((scope) => `\`${scope}\``).join(', ');
   const which =
     endpoint.success.length > 1 ? ` (${endpoint.success.join(' or ')}: the contract does not say which)` : '';
-  const success = endpoint.stream
-    ? STREAM
-    : {
-        description: `Success${which}: the envelope of 2.1.`,
-        content: { 'application/json': { schema: envelope(endpoint) } },
-      };
+  const success =
+    name === 'turns.stream'
+      ? STREAM
+      : {
+          description: `Success${which}: the envelope of 2.1.`,
+          content: { 'application/json': { schema: envelope(endpoint), example: successExample(name) } },
+        };
   const byStatus = new Map<number, FailureDoc[]>();
   for (const failure of doc.failures)
     byStatus.set(failure.status, [...(byStatus.get(failure.status) ?? []), failure]);
@@ -348,6 +393,7 @@ function operation(name: EndpointName): Json {
       endpoint.outsideContract ? '**Not part of the contract.**' : `Section ${endpoint.section}.`,
       endpoint.scopes.length > 0 ? `Scope: ${scopes}.` : 'Any valid credential.',
       doc.description ?? '',
+      endpoint.list ? 'A query parameter it does not name is ignored (the reference mock’s reading).' : '',
     ]
       .join(' ')
       .trim(),
@@ -356,11 +402,7 @@ function operation(name: EndpointName): Json {
     ...(params.length > 0 ? { parameters: params } : {}),
     ...(endpoint.body
       ? {
-          requestBody: {
-            // A body whose every field is optional (4.2's create chat, 4.6's cancel) may be left out.
-            required: (convert(endpoint.body, 'input').required as unknown[] | undefined) !== undefined,
-            content: { 'application/json': { schema: bodyComponent(name, endpoint, doc) } },
-          },
+          requestBody: bodyComponent(name, endpoint, doc),
         }
       : {}),
     responses: {
@@ -368,7 +410,7 @@ function operation(name: EndpointName): Json {
       ...Object.fromEntries(
         [...byStatus]
           .sort(([a], [b]) => a - b)
-          .map(([status, failures]) => [String(status), errorResponse(failures)]),
+          .map(([status, failures]) => [String(status), errorResponse(status, failures)]),
       ),
     },
     ...(endpoint.outsideContract ? { 'x-outside-contract': true } : {}),
@@ -383,16 +425,25 @@ export function openApiDocument(version: string): Json {
     paths[`/api/v1/${path}`] = { ...paths[`/api/v1/${path}`], [method.toLowerCase()]: operation(name) };
   }
   const namespaces = [...new Set(ENDPOINT_NAMES.map((name) => name.split('.')[0]!))];
-  return {
+  return typed({
     openapi: '3.1.0',
     info: {
       title: 'Conversational AI Service API',
       version: `1 (convo-sdk ${version})`,
       description:
-        'API v1, generated from the endpoint table and the zod schemas the convo-sdk client checks requests and responses with. Responses may carry fields a newer service adds; request bodies refuse unknown fields. Each error lists its codes with the section that names them; a code marked "the reference mock’s reading" fills a gap the contract leaves open.',
+        'API v1, generated from the endpoint table and the zod schemas the convo-sdk client checks requests and responses with. Responses may carry fields a newer service adds; request bodies refuse unknown fields; a query parameter a list does not name is ignored (the reference mock’s reading). Each error lists its codes with the section that names them; a code marked "the reference mock’s reading" fills a gap the contract leaves open. Every answer has an example.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: [{ url: 'https://{host}', variables: { host: { default: 'api.example.com' } } }],
+    // A concrete URL first (tools that mock the document, such as @mswjs/source, take it as it is): the
+    // reference mock's default address (mock-conventions: --host 127.0.0.1 --port 4010).
+    servers: [
+      { url: MOCK_DEFAULT_URL, description: 'convo-mock with its default host and port' },
+      {
+        url: 'https://{host}',
+        description: 'a deployment',
+        variables: { host: { default: 'api.example.com' } },
+      },
+    ],
     security: [{ bearer: [] }],
     tags: namespaces.map((tag) => ({ name: tag, description: `client.${tag}` })),
     paths,
@@ -405,6 +456,37 @@ export function openApiDocument(version: string): Json {
         },
       },
       schemas: COMPONENTS,
+      requestBodies: REQUEST_BODIES,
     },
-  };
+  }) as Json;
 }
+
+/** Keys whose values are data, not schemas: left as they are. */
+const DATA_KEYS = new Set(['example', 'examples', 'default']);
+
+/**
+ * Every `const` and `enum` with its `type` beside it, as tools that generate data or code from a schema
+ * need (a `const` alone is any type to them).
+ */
+function typed(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(typed);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node)) out[key] = DATA_KEYS.has(key) ? value : typed(value);
+  if (out.type !== undefined) return out;
+  const values = 'const' in out ? [out.const] : Array.isArray(out.enum) ? out.enum : [];
+  const types = [...new Set(values.map(jsonType))];
+  if (types.length === 1) out.type = types[0];
+  return out;
+}
+
+const jsonType = (value: unknown) =>
+  value === null
+    ? 'null'
+    : Number.isInteger(value)
+      ? 'integer'
+      : Array.isArray(value)
+        ? 'array'
+        : typeof value === 'number'
+          ? 'number'
+          : typeof value;

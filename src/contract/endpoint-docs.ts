@@ -213,6 +213,7 @@ const ANSWER_FAILURES: readonly FailureDoc[] = [
     section: '7.5',
     source: 'contract',
     when: 'the decision left with no answer (retry_action check_status); do not resend; follow the stream or list messages',
+    data: z.unknown(),
   },
   {
     status: 503,
@@ -358,6 +359,7 @@ export const ENDPOINT_DOCS = {
         section: '7.3',
         source: 'contract',
         when: 'the turn finished but its save is not confirmed: data.code persistence_failed (the mock also answers outcome_unknown); check with the same key before retrying',
+        data: z.looseObject({ code: z.enum(['persistence_failed', 'outcome_unknown']) }),
       },
       {
         status: 504,

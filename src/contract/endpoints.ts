@@ -43,8 +43,15 @@ export type OperationKind =
 /** An HTTP method the contract uses. */
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-/** The ids a path template holds, each with the check it passes before it goes into the path. */
-export const PATH_PARAMS = { chat_id: ChatIdSchema, skill_id: IntId } as const;
+/**
+ * The ids a path template holds, each with the check it passes before it goes into the path: one per
+ * `{name}` placeholder of the table's paths, and no other (`satisfies`: a path with a new placeholder does not
+ * compile until its check is here).
+ */
+export const PATH_PARAMS = { chat_id: ChatIdSchema, skill_id: IntId } as const satisfies Record<
+  Placeholders<(typeof ENDPOINTS)[EndpointName]['path']>,
+  z.ZodMiniType
+>;
 
 /** A path parameter's name. */
 export type PathParamName = keyof typeof PATH_PARAMS;

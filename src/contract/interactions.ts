@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { openEnum } from './checks.js';
+import { openEnum, Uuid } from './checks.js';
 import { FLAT_VALUE_MESSAGE, isFlatValue } from './elicitation.js';
 import { type ToolCall, ToolCallSchema } from './turn.js';
 
@@ -20,9 +20,9 @@ export const PlanStepSchema = z.looseObject({
 export const PlanApprovalPayloadSchema = z.looseObject({
   plan: z.looseObject({
     title: z.string(),
-    context: z.optional(z.string()),
+    context: z.string(),
     steps: z.array(PlanStepSchema),
-    notes: z.optional(z.unknown()),
+    notes: z.unknown(),
   }),
 });
 /** `elicitation` payload: `requested_schema` is a JSON Schema the answer's `content` must satisfy. */
@@ -55,11 +55,11 @@ export interface PlanApprovalPayload {
     /** Its title. */
     title: string;
     /** Why this plan. */
-    context?: string | undefined;
+    context: string;
     /** What it will do, in order. */
     steps: PlanStep[];
     /** Notes; their type is not part of the contract. */
-    notes?: unknown | undefined;
+    notes: unknown;
   };
 }
 
@@ -194,7 +194,7 @@ export interface CancelResult {
 }
 
 /** `data` of `cancel` (4.6). */
-export const CancelResultSchema = z.looseObject({ chat_id: z.string(), cancelled: z.boolean() });
+export const CancelResultSchema = z.looseObject({ chat_id: Uuid, cancelled: z.boolean() });
 
 /**
  * How each kind is answered (4.5, 6), the one table of it: the answer endpoint's path segment (under

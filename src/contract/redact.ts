@@ -13,29 +13,63 @@ export type Redactor = (text: string) => string;
 /** The redactor of no credential: hands every text back unchanged. */
 export const NO_REDACTION: Redactor = (text) => text;
 
+/** The secrets worth searching for, longest first, so that a token that holds another is masked whole. */
+const searched = (secrets: Iterable<string | undefined>) =>
+  [...new Set(secrets)]
+    .filter((secret): secret is string => secret !== undefined && secret.length >= MIN_SECRET_LENGTH)
+    .sort((a, b) => b.length - a.length);
+
 /**
- * The forms `secrets` travel in: each as written, JSON-escaped (as a body or an echoed header quotes it)
- * and percent-encoded (as a URL carries it), longest first; those under `MIN_SECRET_LENGTH` left out.
+ * The literal forms `secrets` travel in, longest first: each as written, JSON-escaped (as a body or an
+ * echoed header quotes it) and percent-encoded in upper- and lower-case hex (as a URL carries it); those
+ * under `MIN_SECRET_LENGTH` left out. What a cut must not end inside of (`withoutSecretStart`).
  */
 export function secretForms(secrets: Iterable<string | undefined>): string[] {
   const forms = new Set<string>();
-  for (const secret of secrets) {
-    if (secret === undefined || secret.length < MIN_SECRET_LENGTH) continue;
-    forms.add(secret);
-    forms.add(JSON.stringify(secret).slice(1, -1));
-    forms.add(encodeURIComponent(secret));
+  for (const secret of searched(secrets)) {
+    const encoded = encodeURIComponent(secret);
+    const lower = encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase());
+    forms.add(secret).add(JSON.stringify(secret).slice(1, -1)).add(encoded).add(lower);
   }
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /**
- * A redactor of `secrets`: each is masked in every form of `secretForms`, wherever it stands in the text.
- * The longest form is tried first, so a token that holds another is masked whole.
+ * One character of a secret as a URL or a query may carry it: as written, or percent-encoded (each byte of
+ * its UTF-8, its hex in either case); a `+` also as the space a query string decodes it to.
+ */
+function urlChar(char: string): string {
+  const bytes = [...new TextEncoder().encode(char)]
+    .map(
+      (byte) =>
+        `%${[...byte.toString(16).padStart(2, '0')].map((digit) => `[${digit}${digit.toUpperCase()}]`).join('')}`,
+    )
+    .join('');
+  return `(?:${char === '+' ? '[+ ]' : escaped(char)}|${bytes})`;
+}
+
+/**
+ * The pattern of `secrets` in every form they travel in: JSON-escaped, and as written with any of their
+ * characters percent-encoded, in upper-, lower- or mixed-case hex (a `+` also as a space); `undefined`
+ * when there is none to search for.
+ */
+export function secretPattern(secrets: Iterable<string | undefined>): RegExp | undefined {
+  const alternatives = searched(secrets).flatMap((secret) => [
+    escaped(JSON.stringify(secret).slice(1, -1)),
+    [...secret].map(urlChar).join(''),
+  ]);
+  return alternatives.length === 0 ? undefined : new RegExp(alternatives.join('|'), 'g');
+}
+
+/**
+ * A redactor of `secrets`: each is masked in every form of `secretPattern`, wherever it stands in the text.
+ * The longest secret is tried first, so a token that holds another is masked whole.
  */
 export function redactorOf(secrets: Iterable<string | undefined>): Redactor {
-  const forms = secretForms(secrets);
-  if (forms.length === 0) return NO_REDACTION;
-  const pattern = new RegExp(forms.map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+  const pattern = secretPattern(secrets);
+  if (pattern === undefined) return NO_REDACTION;
   return (text) => text.replace(pattern, REDACTED);
 }
 

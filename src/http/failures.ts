@@ -1,5 +1,7 @@
 import type * as z from 'zod/mini';
+import { MOCK_CODES } from '../contract/codes.js';
 import { ErrorBodySchema, type ErrorDetails } from '../contract/envelope.js';
+import { ERROR_DATA_SCHEMAS } from '../contract/error-data.js';
 import { plainIssues } from '../contract/issues.js';
 import { NO_REDACTION, type Redactor, redactJson } from '../contract/redact.js';
 import {
@@ -125,6 +127,17 @@ export function apiFailure(
     });
   }
   const { message_code, message, data, meta } = parsed.data;
+  // A code whose `data` the contract shapes: `error.is(code)` narrows `data` to that shape, so a body
+  // that breaks it is a broken answer, not an ApiError whose `data` would throw where it is read. The
+  // mock's own codes (its 422's field list) are its reading, not the contract: a service may shape them
+  // otherwise.
+  const dataSchema =
+    Object.hasOwn(ERROR_DATA_SCHEMAS, message_code) &&
+    !(MOCK_CODES as readonly string[]).includes(message_code)
+      ? ERROR_DATA_SCHEMAS[message_code as keyof typeof ERROR_DATA_SCHEMAS]
+      : undefined;
+  const checked = dataSchema?.safeParse(data);
+  if (checked && !checked.success) return schemaFailure(checked.error, body, status, 'data', redact);
   const advice = ADVICE[message_code];
   const said = redact(message ?? message_code);
   const text = advice ? `${said} (${advice})` : said;

@@ -12,17 +12,31 @@ export { type ErrorResponseOptions, errorResponse } from './wire/respond.js';
 
 /** Options of `mswHandlers`. */
 export interface MswHandlersOptions {
-  /** The origin the client calls; `http://convo.mock` by default. A trailing slash is ignored. */
+  /**
+   * The base URL the client is given: its origin and any path prefix before `/api/v1`
+   * (`https://gateway.test/convo`); `http://convo.mock` by default. A trailing slash is ignored.
+   */
   baseUrl?: string;
 }
 
-/** msw handlers passing every request under `baseUrl` to `mock.handle`. */
+/**
+ * msw handlers passing every request under `baseUrl` to `mock.handle`, the base URL's path prefix taken
+ * off, so that `/convo/api/v1/skills` under `https://gateway.test/convo` is the mock's `/api/v1/skills`.
+ */
 export function mswHandlers(mock: ConvoMock, { baseUrl = mock.url }: MswHandlersOptions = {}): HttpHandler[] {
-  const origin = baseUrl.replace(/\/+$/, '');
+  const base = baseUrl.replace(/\/+$/, '');
+  const prefix = new URL(base).pathname.replace(/\/+$/, '');
   return [
-    http.all(`${origin}/*`, async ({ request }) => {
-      const response = await mock.handle(request);
+    http.all(`${base}/*`, async ({ request }) => {
+      const response = await mock.handle(prefix ? unprefixed(request, prefix) : request);
       return isEventStream(response) ? chunkedEventStream(response) : response;
     }),
   ];
+}
+
+/** `request` at its path without `prefix`, everything else (method, headers, body, signal) as it was. */
+function unprefixed(request: Request, prefix: string): Request {
+  const url = new URL(request.url);
+  url.pathname = url.pathname.slice(prefix.length);
+  return new Request(url, request);
 }

@@ -54,4 +54,44 @@ describe('ARCHITECTURE.md names only files that exist', () => {
     expect(bare.length).toBeGreaterThan(50);
     expect(bare.filter((name) => !names.has(name))).toEqual([]);
   });
+
+  it('every name cited after its file (`http/keyed.ts` `attemptRule`) is in that file', () => {
+    const pairs = [...page.matchAll(/`([\w./-]+\.ts)` `([A-Za-z_$][\w$]*)(?:[.(][^`]*)?`/g)].map(
+      ([, file, name]) => [file!, name!] as const,
+    );
+    expect(pairs.length).toBeGreaterThan(30);
+    const missing = pairs.filter(([file, name]) => {
+      const path = repository.find((source) => `/${source}`.endsWith(`/${file}`));
+      const text = path ? readFileSync(join(root, path), 'utf8') : '';
+      return !new RegExp(`\\b${name.replace('$', '\\$')}\\b`).test(text);
+    });
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('ARCHITECTURE.md says what the code does', () => {
+  it('the transport applies the answer kind’s attempt rule, the only kind that has one', async () => {
+    const { attemptRule } = await import('../../src/http/keyed.js');
+    const kinds = ['repeatable', 'write', 'turn', 'answer', 'cancel'] as const;
+    expect(kinds.filter((kind) => attemptRule(kind, undefined, 'p') !== undefined)).toEqual(['answer']);
+    expect(page).toContain('`attemptRule`, which only the `answer` kind has');
+  });
+
+  it('every class of the client’s layers that extends an SDK error lives in errors/', () => {
+    const layers = ['contract', 'http', 'stream', 'interactions', 'turn', 'resources'];
+    const declared = sources
+      .map((path) => path.slice('src/'.length))
+      .filter((path) => path.endsWith('.ts') && (layers.includes(path.split('/')[0]!) || !path.includes('/')))
+      .filter((path) => /class \w+ extends \w*Error\b/.test(readFileSync(join(root, 'src', path), 'utf8')));
+    expect(declared).toEqual([]);
+    // The check reads the files: errors/ itself declares them.
+    expect(readFileSync(join(root, 'src', 'errors', 'base.ts'), 'utf8')).toMatch(
+      /class \w+ extends \w*Error\b/,
+    );
+  });
+
+  it('names PATH_PARAMS and the order of REPLAY’s rows', () => {
+    expect(page).toMatch(/`PATH_PARAMS`/);
+    expect(page).toMatch(/`REPLAY`'s rows are in the order a re-delivery sends them/);
+  });
 });

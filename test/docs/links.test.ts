@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { links, prose } from '../support/doc-links.js';
 
 // The README is the front door and each surface has its guide in docs/: a link between them that names a
 // file or a heading that moved is a dead end for the reader, so every relative link must resolve.
@@ -16,15 +17,6 @@ const pages = [
     .filter((name) => name.endsWith('.md'))
     .map((name) => join('docs', name)),
 ];
-
-/** The page's text outside fenced code blocks (a `#` there is a shell comment, not a heading). */
-function prose(text: string): string[] {
-  let fenced = false;
-  return text.split('\n').filter((line) => {
-    if (line.startsWith('```')) fenced = !fenced;
-    return !fenced && !line.startsWith('```');
-  });
-}
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
 function slug(heading: string): string {
@@ -47,16 +39,6 @@ function anchors(file: string): Set<string> {
     found.add(count === 0 ? base : `${base}-${count}`);
   }
   return found;
-}
-
-/** The relative links of a page (images included), inline code left out. */
-function links(page: string): string[] {
-  const text = prose(readFileSync(join(root, page), 'utf8'))
-    .join('\n')
-    .replace(/`[^`\n]*`/g, '');
-  return [...text.matchAll(/\]\(([^)\s]+)\)/g)]
-    .map((match) => match[1]!)
-    .filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
 }
 
 /** Why a link of a page does not resolve, or undefined when it does. */

@@ -454,7 +454,7 @@ const cases: Case[] = [
       });
       const error = await apiError(plan.approve());
       if (!error.is('api_v1_action_result_unknown')) throw error;
-      expect(error.data.upstream_status).toBe(422);
+      expect(error.data?.upstream_status).toBe(422);
       await t.client().turns.cancel(plan.chatId);
       await drain(rest);
     },

@@ -72,10 +72,28 @@ describe('errorResponse: the contract error body (7) for your own msw handlers',
     expect(body.meta).not.toHaveProperty('error_details');
   });
 
-  it('typed codes: data takes the shape its code documents', () => {
-    // @ts-expect-error api_v1_chat_busy carries { message_id: number }
-    errorResponse({ status: 409, code: 'api_v1_chat_busy', data: { message_id: 'seven' } });
+  it('typed codes: data takes the shape its code documents, and a body that breaks it is never sent', () => {
+    expect(() =>
+      // @ts-expect-error api_v1_chat_busy carries { message_id: number }
+      errorResponse({ status: 409, code: 'api_v1_chat_busy', data: { message_id: 'seven' } }),
+    ).toThrow(/api_v1_chat_busy needs the data the contract gives it: data\.message_id/);
     expect(errorResponse({ status: 502, code: 'a_code_of_a_newer_service', data: [1] }).status).toBe(502);
+  });
+
+  it('7.3: errorResponse without the data its code requires throws instead of sending a body the client refuses', async () => {
+    expect(() => errorResponse({ status: 409, code: 'api_v1_chat_busy' })).toThrow(
+      /errorResponse: api_v1_chat_busy needs the data the contract gives it: data/,
+    );
+    expect(() => errorResponse({ status: 502, code: 'upstream_error' })).toThrow(/upstream_error needs/);
+    // A code whose data the contract names only at some statuses takes none.
+    expect(errorResponse({ status: 503, code: 'api_v1_action_result_unknown' }).status).toBe(503);
+    expect(errorResponse({ status: 502, code: 'api_v1_core_unavailable' }).status).toBe(502);
+    const body = await errorResponse({
+      status: 409,
+      code: 'api_v1_chat_busy',
+      data: { message_id: 3 },
+    }).json();
+    expect(body.data).toEqual({ message_id: 3 });
   });
 
   it('a status outside 400 to 599 or a Retry-After that is not whole seconds is refused', () => {

@@ -78,9 +78,20 @@ describe('faults on purpose: the synchronous send', () => {
     expect(turnOf(await send(mock, chatId, auto('hi'), { key: 'k' })).status).toBe('completed');
   });
 
+  it('7.3: a respond fault without the data its code requires is refused when added, not sent', () => {
+    expect(() =>
+      mock.faults.add({ route: 'send', respond: { status: 502, code: 'upstream_error' } }),
+    ).toThrow(/mock fault: upstream_error needs the data the contract gives it: data/);
+    expect(() =>
+      mock.faults.add({ route: 'stream', respond: { status: 409, code: 'api_v1_chat_busy', data: {} } }),
+    ).toThrow(/api_v1_chat_busy needs the data the contract gives it: data\.message_id/);
+    expect(mock.faults.list()).toEqual([]);
+  });
+
   it('a fault hits only its route, `times` requests, then is gone', async () => {
     mock.faults.add({ route: 'stream', respond: { status: 500, code: 'x' } });
-    mock.faults.add({ route: 'send', times: 2, respond: { status: 502, code: 'upstream_error' } });
+    const data = { chat_id: chatId, message_id: 1 };
+    mock.faults.add({ route: 'send', times: 2, respond: { status: 502, code: 'upstream_error', data } });
     expect(mock.faults.list()).toHaveLength(2);
     expect(outcome(await send(mock, chatId, auto('a')))).toEqual([502, 'upstream_error']);
     expect(mock.faults.list()[1]).toMatchObject({ route: 'send', times: 1 });

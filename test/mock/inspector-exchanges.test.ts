@@ -209,16 +209,34 @@ describe('the inspector: exchanges, filters, faults, export', () => {
     ]);
   });
 
+  it('7.3: a respond fault from the page needs the data its code has; every preset arms', async () => {
+    const bare = await post('/_inspector/faults', {
+      route: 'send',
+      action: 'respond',
+      status: 409,
+      code: 'api_v1_chat_busy',
+    });
+    expect(bare.status).toBe(400);
+    expect(await bare.text()).toMatch(/api_v1_chat_busy needs the data the contract gives it: data/);
+    const page = (await get('/')).body;
+    const presets = /const PRESETS = (\[[\s\S]*?\n\]);/.exec(page)![1]!;
+    for (const [label, fault] of new Function(`return ${presets}`)() as [string, unknown][])
+      expect((await post('/_inspector/faults', fault)).status, label).toBe(201);
+    expect((await post('/_inspector/faults/clear', {})).status).toBe(200);
+  });
+
   it('6.2: a 409 chat busy and a stream cut armed from the page hit the named routes; clear removes waiting ones', async () => {
     await post('/_inspector/faults', {
       route: 'send',
       action: 'respond',
       status: 409,
       code: 'api_v1_chat_busy',
+      data: { message_id: 4 },
     });
     await expect(client.turns.send(crypto.randomUUID(), { content: 'x' })).rejects.toMatchObject({
       status: 409,
       code: 'api_v1_chat_busy',
+      data: { message_id: 4 },
     });
     await post('/_inspector/faults', { route: 'stream', action: 'cutAfterEvents', events: 2, times: 3 });
     await post('/_inspector/faults', { route: 'cancel', action: 'drop' });

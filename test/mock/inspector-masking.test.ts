@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MockServer } from '../../src/mock/index.js';
+import type { FakeModel, MockServer } from '../../src/mock/index.js';
 import { BODY_CAP } from '../../src/mock/inspector/exchanges.js';
 import { TokenMask } from '../../src/mock/inspector/masking.js';
 import { withMockServer } from '../support/mock-server.js';
@@ -124,5 +124,53 @@ describe('the inspector masks every configured token everywhere', () => {
     expect(mask.body(`{"a":"${escaped(LONG)}"}`, true)).toBe('{"a":"[redacted]"}');
     expect(mask.body(`{"a":"x\\/${escaped(LONG)}`, false)).toBe('{"a":"x/[redacted]');
     expect(mask.body('{"a":"\\u0022"}', true)).toBe('{"a":"\\u0022"}');
+  });
+});
+
+describe('the HAR export masks what no single piece shows whole', () => {
+  const TOKEN = 'tok+SECRET/abc=xyz';
+
+  it('5: a token with + in a query string, which a query decodes to a space, is masked in the URL and queryString', async () => {
+    await withMockServer({ inspector: true, tokens: [{ token: TOKEN }] }, async (server) => {
+      await fetch(
+        `${server.url}/api/v1/skills?q=${TOKEN}&r=${encodeURIComponent(TOKEN).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())}`,
+        {
+          headers: { authorization: `Bearer ${TOKEN}` },
+        },
+      );
+      const har = await (await fetch(`${server.url}/_inspector/har`)).text();
+      for (const shown of ['tok SECRET', 'tok+SECRET', 'SECRET/abc', 'SECRET%2Fabc', 'SECRET%2fabc'])
+        expect(har, shown).not.toContain(shown);
+      const [entry] = JSON.parse(har).log.entries;
+      expect(entry.request.queryString).toEqual([
+        { name: 'q', value: '[redacted]' },
+        { name: 'r', value: '[redacted]' },
+      ]);
+    });
+  });
+
+  it('6: a token the model writes across deltas is masked in the stream body: [redacted] where it starts, the rest dropped', async () => {
+    const pieces = ['Your key is to', 'k+SEC', 'RET/abc=', 'xyz, keep it.'];
+    const model: FakeModel = async function* () {
+      for (const text of pieces) yield { type: 'text', text };
+    };
+    await withMockServer({ inspector: true, tokens: [{ token: TOKEN }], model }, async (server) => {
+      const reply = await fetch(`${server.url}/api/v1/chats/${crypto.randomUUID()}/messages/stream`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, ...json, 'idempotency-key': crypto.randomUUID() },
+        body: JSON.stringify({ content: 'the key?' }),
+      });
+      expect(await reply.text()).toContain('message.completed');
+      const har = await (await fetch(`${server.url}/_inspector/har`)).text();
+      const entry = JSON.parse(har).log.entries.find((e: { request: { url: string } }) =>
+        e.request.url.endsWith('/messages/stream'),
+      );
+      const deltas = (entry._convo.events as Array<{ event: string; data: string }>)
+        .filter((event) => event.event === 'message.delta')
+        .map((event) => JSON.parse(event.data).text);
+      expect(deltas).toEqual(['Your key is [redacted]', '', '', ', keep it.']);
+      for (const piece of pieces.slice(1, 3)) expect(entry.response.content.text).not.toContain(piece);
+      expect(entry.response.content.text).not.toContain('is to"');
+    });
   });
 });

@@ -27,7 +27,10 @@ describe('a turn exported as HAR, replayed in a test', () => {
         .stream(crypto.randomUUID(), { content: 'Hi [[mock:words n=5]] [[mock:failover]]' })
         .finalTurn();
       recorded = turn.content;
-      server.mock.faults.add({ route: 'send', respond: { status: 409, code: 'api_v1_chat_busy' } });
+      server.mock.faults.add({
+        route: 'send',
+        respond: { status: 409, code: 'api_v1_chat_busy', data: { message_id: 1 } },
+      });
       await client.turns.send(crypto.randomUUID(), { content: 'x' }).catch(() => {});
       entries = (await (await fetch(`${server.url}/_inspector/har`)).json()).log.entries;
     });
@@ -59,7 +62,11 @@ describe('a turn exported as HAR, replayed in a test', () => {
     const entry = entries.find((e) => e.response.status === 409)!;
     msw.resetHandlers(
       http.post('http://convo.mock/api/v1/chats/:chatId/messages', () =>
-        errorResponse({ status: entry.response.status, code: entry._convo.messageCode! }),
+        errorResponse({
+          status: entry.response.status,
+          code: entry._convo.messageCode!,
+          data: JSON.parse(entry.response.content.text).data,
+        }),
       ),
     );
     const client = new Client({ baseUrl: 'http://convo.mock', token: 'mock-token' });

@@ -1,5 +1,6 @@
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../../src/client.js';
 import { createMock } from '../../src/mock/index.js';
 import { mswHandlers } from '../../src/mock/msw.js';
 import { parseReply, postStream } from './helpers.js';
@@ -7,9 +8,11 @@ import { EventReader } from './sse.js';
 
 const mock = createMock();
 const custom = createMock({ tokens: [{ token: 'other' }] });
+const prefixed = createMock({ tokens: [{ token: 'gateway' }] });
 const server = setupServer(
   ...mswHandlers(mock),
   ...mswHandlers(custom, { baseUrl: 'https://api.example.test/' }),
+  ...mswHandlers(prefixed, { baseUrl: 'https://gateway.test/convo/' }),
 );
 
 beforeAll(() => server.listen());
@@ -32,6 +35,20 @@ describe('8 served by msw handlers', () => {
     );
     expect([reply.status, reply.body.message_code]).toEqual([401, 'api_v1_unauthorized']);
     expect(reply.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('a baseUrl with a path prefix: the Client given it reaches the mock, a send and a stream included', async () => {
+    const client = new Client({ baseUrl: 'https://gateway.test/convo', token: 'gateway' });
+    const skill = await client.skills.create({ name: 'n', instructions: 'i' });
+    expect(prefixed.store.skills().map(({ id }) => id)).toEqual([skill.id]);
+    const turn = await client.turns.send(crypto.randomUUID(), { content: 'Hello [[mock:words n=3]]' });
+    expect(turn.status).toBe('completed');
+    const streamed = await client.turns
+      .stream(crypto.randomUUID(), { content: 'Hi [[mock:words n=2]]' })
+      .finalTurn();
+    expect(streamed.content.split(' ')).toHaveLength(2);
+    // Outside the prefix nothing is intercepted for this mock.
+    await expect(fetch('https://gateway.test/api/v1/skills')).rejects.toThrow();
   });
 
   it('baseUrl picks the origin to intercept (a trailing slash is ignored)', async () => {

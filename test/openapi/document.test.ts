@@ -16,7 +16,20 @@ import { deref, openApi } from '../support/openapi-answers.js';
 const root = join(import.meta.dirname, '..', '..');
 type Json = Record<string, unknown>;
 const doc = openApi();
-const schemas = (doc.components as { schemas: Record<string, Json> }).schemas;
+const components = doc.components as { schemas: Record<string, Json>; requestBodies: Record<string, Json> };
+const bodySchema = (body: Json) => ((body.content as Json)['application/json'] as Json).schema as Json;
+/** The named schemas, and each request body's schema by the body's name. */
+const schemas: Record<string, Json> = {
+  ...components.schemas,
+  ...Object.fromEntries(
+    Object.entries(components.requestBodies).map(([name, body]) => [name, bodySchema(body)]),
+  ),
+};
+/** An operation's request body, its reference resolved. */
+const requestBodyOf = (path: string, method: string) => {
+  const { $ref } = op(path, method).requestBody as { $ref: string };
+  return components.requestBodies[$ref.split('/').at(-1)!]!;
+};
 const op = (path: string, method: string) =>
   doc.paths[`/api/v1/${path}`]![method] as Json & { responses: Record<string, Json> };
 const validator = (schema: unknown) => new Validator(deref(schema) as never, '2020-12', false);
@@ -53,7 +66,7 @@ describe('the document, point by point', () => {
     );
     const table = ENDPOINT_NAMES.map((name) => `${ENDPOINTS[name].method} /api/v1/${ENDPOINTS[name].path}`);
     expect(documented.sort()).toEqual(table.sort());
-    expect(documented).toHaveLength(21);
+    expect(documented).toHaveLength(ENDPOINT_NAMES.length);
   });
 
   it('4.1: GET /users is marked as outside the contract', () => {
@@ -234,16 +247,134 @@ describe('the document, point by point', () => {
     });
   });
 
-  it('6: the stream’s description tells pings, replace, manual-only interactions and re-delivery by key', () => {
+  it('4.4, 4.5, 6: the stream’s description tells Accept, pings, replace, which interactions come in any mode and re-delivery by key', () => {
     const stream = op('chats/{chat_id}/messages/stream', 'post').responses['200']!;
     expect(Object.keys(stream.content as Json)).toEqual(['text/event-stream']);
     for (const needle of [
+      '`Accept: text/event-stream`',
       '`ping`',
       '`replace: true`',
       '`permission_mode: manual`',
+      '`auth_required`, which may appear in any mode',
+      '`plan_approval`, which may appear in any mode',
       'same key again re-delivers',
     ])
       expect(stream.description).toContain(needle);
+  });
+
+  it('2.6: a plan requires title, context, steps and notes', () => {
+    const plan = (schemas.PlanApprovalPayload!.properties as Record<string, Json>).plan!;
+    expect(plan.required).toEqual(expect.arrayContaining(['title', 'context', 'steps', 'notes']));
+    const check = validator(schemas.PlanApprovalPayload);
+    const full = { title: 't', context: 'c', steps: [{ step: 1, action: 'a' }], notes: '' };
+    expect(check.validate({ plan: full }).valid).toBe(true);
+    const { context: _, ...noContext } = full;
+    expect(check.validate({ plan: noContext }).valid).toBe(false);
+    const { notes: __, ...noNotes } = full;
+    expect(check.validate({ plan: noNotes }).valid).toBe(false);
+  });
+
+  it('4.1: GET /users guesses no shape (not shown), and its example is the mock’s answer', () => {
+    const answer = (op('users', 'get').responses['200']!.content as Json)['application/json'] as Json;
+    expect(JSON.stringify(answer.schema)).not.toMatch(/properties|\$ref|"type"/);
+    expect(String((answer.schema as Json).description)).toMatch(/not shown \(4\.1\)/);
+    expect(answer.example).toMatchObject({ data: [{ id: 1 }, { id: 2 }, { id: 3 }] });
+  });
+
+  it('4.6: the cancel’s chat_id is a uuid', () => {
+    expect((schemas.CancelResult!.properties as Record<string, Json>).chat_id!.format).toBe('uuid');
+  });
+
+  it('7.3: the 503’s data.code is a closed set; the 409’s is idempotency_outcome_unknown', () => {
+    const check = validator(errorSchema('chats/{chat_id}/messages', 'post', 503));
+    const unavailable = (code: string) => failure('api_v1_core_unavailable', { code });
+    expect(check.validate(unavailable('persistence_failed')).valid).toBe(true);
+    expect(check.validate(unavailable('outcome_unknown')).valid).toBe(true);
+    expect(check.validate(unavailable('idempotency_outcome_unknown')).valid).toBe(false);
+    expect(check.validate(unavailable('anything')).valid).toBe(false);
+    const unavailableData = JSON.stringify(errorSchema('chats/{chat_id}/messages', 'post', 503));
+    expect(unavailableData).toContain('"enum":["persistence_failed","outcome_unknown"]');
+  });
+
+  it('7.5: api_v1_action_result_unknown names data.upstream_status at 409 only; the 503 requires no data', () => {
+    const at503 = validator(errorSchema('chats/{chat_id}/actions/respond-plan', 'post', 503));
+    const { data: _, ...bare } = failure('api_v1_action_result_unknown');
+    expect(at503.validate(bare).valid).toBe(true);
+    expect(at503.validate(failure('api_v1_action_result_unknown')).valid).toBe(true);
+    const at409 = validator(errorSchema('chats/{chat_id}/actions/respond-plan', 'post', 409));
+    expect(at409.validate(failure('api_v1_action_result_unknown', { upstream_status: 422 })).valid).toBe(
+      true,
+    );
+    expect(at409.validate(failure('api_v1_action_result_unknown', { upstream_status: 'x' })).valid).toBe(
+      false,
+    );
+  });
+
+  it('8: every integer is bounded by 2^53-1, which the client and the mock refuse above', () => {
+    const unbounded: string[] = [];
+    const walk = (node: unknown, at: string) => {
+      if (typeof node !== 'object' || node === null) return;
+      const schema = node as Json;
+      if (schema.type === 'integer' && !(typeof schema.maximum === 'number' && schema.maximum <= 2 ** 53 - 1))
+        unbounded.push(at);
+      for (const [key, value] of Object.entries(schema))
+        if (key !== 'example' && key !== 'examples') walk(value, `${at}/${key}`);
+    };
+    walk(doc, '#');
+    expect(unbounded).toEqual([]);
+    expect((op('skills/{skill_id}', 'get').parameters as Json[])[0]!.schema).toMatchObject({
+      type: 'integer',
+      maximum: Number.MAX_SAFE_INTEGER,
+    });
+  });
+
+  it('4.2, 4.3: model_id comes from the catalog; a list ignores a query parameter it does not name', () => {
+    for (const body of ['ChatsCreateBody', 'TurnsSendBody', 'TurnsStreamBody'])
+      expect((schemas[body]!.properties as Record<string, Json>).model_id!.description, body).toMatch(
+        /from the catalog \(GET \/api\/v1\/chat\/catalog/,
+      );
+    for (const name of ENDPOINT_NAMES) {
+      const { path, method } = ENDPOINTS[name];
+      const described = String(op(path, method.toLowerCase()).description);
+      if ('list' in ENDPOINTS[name])
+        expect(described, name).toMatch(/query parameter it does not name is ignored/);
+      else expect(described, name).not.toMatch(/query parameter/);
+    }
+  });
+
+  it('a concrete default server: the mock’s default address, no template to fill in', () => {
+    const [first] = doc.servers as Array<{ url: string; variables?: unknown }>;
+    expect(first).toMatchObject({ url: 'http://127.0.0.1:4010' });
+    expect(first!.variables).toBeUndefined();
+  });
+
+  it('every const and enum carries its type', () => {
+    const untyped: string[] = [];
+    const walk = (node: unknown, at: string) => {
+      if (typeof node !== 'object' || node === null) return;
+      const schema = node as Json;
+      if (('const' in schema || 'enum' in schema) && schema.type === undefined) untyped.push(at);
+      for (const [key, value] of Object.entries(schema))
+        if (key !== 'example' && key !== 'examples' && key !== 'default') walk(value, `${at}/${key}`);
+    };
+    walk(doc, '#');
+    expect(untyped).toEqual([]);
+  });
+
+  it('every answer has an example that fits its schema; a success’s data is one the client accepts', () => {
+    for (const name of ENDPOINT_NAMES) {
+      const endpoint = ENDPOINTS[name];
+      const responses = op(endpoint.path, endpoint.method.toLowerCase()).responses;
+      for (const [status, response] of Object.entries(responses)) {
+        const [[, media]] = Object.entries(response.content as Record<string, Json>) as [[string, Json]];
+        expect(media.example, `${name} ${status}`).toBeDefined();
+        expect(validator(media.schema).validate(media.example).errors, `${name} ${status}`).toEqual([]);
+        if (status.startsWith('2') && !('stream' in endpoint) && !('outsideContract' in endpoint)) {
+          const data = (media.example as { data: unknown }).data;
+          expect(checkAgainst(endpoint.data as never, data).ok, name).toBe(true);
+        }
+      }
+    }
   });
 
   it('every body example is one the client and the document both accept', () => {
@@ -253,15 +384,13 @@ describe('the document, point by point', () => {
       if (!endpoint.body) continue;
       expect(example, name).toBeDefined();
       expect(checkAgainst(endpoint.body, example).ok, name).toBe(true);
-      const body = (op(ENDPOINTS[name].path, ENDPOINTS[name].method.toLowerCase()).requestBody as Json)
-        .content as Json;
-      const schema = (body['application/json'] as Json).schema;
+      const schema = bodySchema(requestBodyOf(ENDPOINTS[name].path, ENDPOINTS[name].method.toLowerCase()));
       expect(validator(schema).validate(example).errors, name).toEqual([]);
     }
   });
 
   it('4.2, 4.6: a body whose fields are all optional may be left out; one with a required field may not', () => {
-    const required = (path: string, method: string) => (op(path, method).requestBody as Json).required;
+    const required = (path: string, method: string) => requestBodyOf(path, method).required;
     expect(required('chats/{chat_id}/actions/cancel', 'post')).toBe(false);
     expect(required('chats', 'post')).toBe(false);
     expect(required('chats/{chat_id}/messages', 'post')).toBe(true);

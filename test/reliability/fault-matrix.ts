@@ -81,6 +81,9 @@ const turnError = (code: string, attempts = 1): Expected => ({
   ran: 1,
   messageId: true,
 });
+/** A chat id for the data of a fault's failure (7.3: upstream_error names its chat and turn). */
+const FAULT_CHAT_ID = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
+
 const respond =
   (respond: Extract<MockFault, { respond: unknown }>['respond'], times?: number) =>
   (route: FaultRoute): MockFault[] => [{ route, respond, ...(times ? { times } : {}) }];
@@ -178,7 +181,7 @@ export const FAULT_MATRIX: readonly FaultRow[] = [
     fault: '502 `upstream_error` before dispatch',
     spec: '7.3',
     how: 'respond 502 upstream_error',
-    faults: respond({ status: 502, code: 'upstream_error' }),
+    faults: respond({ status: 502, code: 'upstream_error', data: { chat_id: FAULT_CHAT_ID, message_id: 1 } }),
     expect: {
       sync: apiError(502, 'upstream_error', 1, 0),
       stream: apiError(502, 'upstream_error', 1, 0),

@@ -139,13 +139,13 @@ describe('429 and Retry-After over loopback HTTP', () => {
 
 describe('4.6, 7.5 client corrections over loopback HTTP', () => {
   it('4.6 cancel is idempotent: a cancel that times out is sent again', async () => {
+    const chatId = crypto.randomUUID();
     const { client, seen } = await serve((_, response, n) => {
       if (n === 1) return; // no answer: the client's timeout ends the attempt
-      json(response, 200, success({ chat_id: 'c', cancelled: true }));
+      json(response, 200, success({ chat_id: chatId, cancelled: true }));
     });
-    const chatId = crypto.randomUUID();
     const result = await client.turns.cancel(chatId, {}, { timeout: 1_500 });
-    expect(result).toEqual({ chat_id: 'c', cancelled: true });
+    expect(result).toEqual({ chat_id: chatId, cancelled: true });
     const path = `/api/v1/chats/${chatId}/actions/cancel`;
     expect(seen.map((s) => s.path)).toEqual([path, path]);
   });

@@ -111,7 +111,12 @@ describe("7: a gateway's bare failure over loopback HTTP", () => {
 
   it("7.3: a synchronous turn's 502 with the contract body is its stored outcome: not resent", async () => {
     const { client, seen } = await serve((_, response) =>
-      json(response, 502, failure('upstream_error'), { 'retry-after': '0' }),
+      json(
+        response,
+        502,
+        { ...failure('upstream_error'), data: { chat_id: CHAT, message_id: 1 } },
+        { 'retry-after': '0' },
+      ),
     );
     const error = await apiError(client.turns.send(CHAT, { content: 'Hi' }));
     expect(error.code).toBe('upstream_error');

@@ -45,7 +45,14 @@ describe('7 ApiError subclasses by status', () => {
   ];
   for (const [status, code, Class] of cases) {
     it(`7 a ${status} is a ${Class.name}, an ApiError whose is(code) still narrows`, async () => {
-      const { fetch } = fakeFetch(fail(status, code));
+      // With the data the contract gives each code that has one (5, 7.3).
+      const data =
+        code === 'api_token_scope_not_allowed'
+          ? { required_scopes: ['skills:read'] }
+          : code === 'api_v1_chat_busy'
+            ? { message_id: 1 }
+            : null;
+      const { fetch } = fakeFetch(fail(status, code, data));
       const error = await client(fetch, { maxRetries: 0 })
         .skills.get(1)
         .catch((e: unknown) => e);

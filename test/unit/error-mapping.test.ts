@@ -103,7 +103,8 @@ describe('7 a non-2xx response as an ApiError', () => {
     ['api_v1_turn_in_progress', 'repeat with the same key later'],
     ['api_v1_chat_busy', 'wait for it or cancel it'],
   ])('7 %s carries its advice', (code, advice) => {
-    expect(apiFailure(409, { message_code: code, message: 'm' }, NO_HEADERS).message).toMatch(
+    const data = code === 'api_v1_chat_busy' ? { message_id: 4 } : null;
+    expect(apiFailure(409, { message_code: code, message: 'm', data }, NO_HEADERS).message).toMatch(
       new RegExp(`^409 ${code}: m \\(.*${advice}.*\\)$`),
     );
   });
@@ -241,5 +242,52 @@ describe('7 a 422 names the fields the service named', () => {
       NO_HEADERS,
     );
     expect(error.message).toBe('400 c: bad');
+  });
+});
+
+describe('5, 7: a code whose data the contract shapes narrows to a data that is there', () => {
+  const body = (code: string, data?: unknown) => ({
+    status: 'error',
+    message: 'm',
+    message_code: code,
+    ...(data === undefined ? {} : { data }),
+  });
+
+  it.each([
+    [409, 'api_v1_chat_busy', null],
+    [409, 'api_v1_chat_busy', undefined],
+    [409, 'api_v1_chat_busy', { message_id: 'x' }],
+    [403, 'api_token_scope_not_allowed', {}],
+    [502, 'upstream_error', { chat_id: 'not-a-uuid', message_id: 1 }],
+    [504, 'turn_timeout', null],
+    [409, 'api_v1_core_unavailable', { code: 'something_else' }],
+  ])('a %i %s whose data is %j is a ResponseValidationError at data', (status, code, data) => {
+    const error = apiFailure(status, body(code, data), NO_HEADERS);
+    expect(error).toBeInstanceOf(errors.ResponseValidationError);
+    expect((error as errors.ResponseValidationError).path).toMatch(/^data/);
+  });
+
+  it('a body with the data its code has narrows; error.data.message_id is there, as docs/client.md reads it', () => {
+    const error = apiFailure(409, body('api_v1_chat_busy', { message_id: 4 }), NO_HEADERS) as errors.ApiError;
+    if (!error.is('api_v1_chat_busy')) throw error;
+    expect(error.data.message_id).toBe(4);
+  });
+
+  it('7.5, 7.6: where the contract names data at some statuses only, none is needed', () => {
+    for (const [status, code] of [
+      [503, 'api_v1_action_result_unknown'],
+      [502, 'api_v1_core_unavailable'],
+    ] as const) {
+      const error = apiFailure(status, body(code), NO_HEADERS) as errors.ApiError;
+      expect(error, code).toBeInstanceOf(errors.ApiError);
+      if (error.is('api_v1_action_result_unknown')) expect(error.data?.upstream_status).toBeUndefined();
+    }
+  });
+
+  it('a mock code and a code the contract gives no data shape are not checked', () => {
+    expect(apiFailure(422, body('api_v1_validation_error', { errors: {} }), NO_HEADERS)).toBeInstanceOf(
+      errors.UnprocessableEntityError,
+    );
+    expect(apiFailure(409, body('a_newer_code', 5), NO_HEADERS)).toBeInstanceOf(errors.ConflictError);
   });
 });

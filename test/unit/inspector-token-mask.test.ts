@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayPath, TokenMask } from '../../src/mock/inspector/masking.js';
+import { DeltaMask, displayPath, TokenMask } from '../../src/mock/inspector/masking.js';
 
 // What the mock's inspector masks (`src/mock/inspector/masking.ts`), driven directly: whole values, texts cut
 // at a bound, bodies with JSON escapes, URLs.
@@ -105,5 +105,95 @@ describe('the inspector token mask', () => {
     );
     expect(mask.url(new URL('http://h/p?q=a%20b&flag')).href).toBe('http://h/p?q=a%20b&flag');
     expect(displayPath(url)).toBe('/x/%7e/%zz/[redacted]/[redacted]/y[redacted]?q=a+b&flag=&[redacted]=1');
+  });
+});
+
+describe('the inspector delta mask: a token the model writes across deltas', () => {
+  const TOKEN = 'tok+SECRET/abc=xyz';
+  /** A DeltaMask over TOKEN and the deltas' texts as kept, rewritten in place. */
+  const deltaMask = () => {
+    const deltas = new DeltaMask(new TokenMask([TOKEN]));
+    const kept: string[] = [];
+    const add = (text: string) => {
+      const index = kept.push(text) - 1;
+      deltas.add(text, (rewritten) => {
+        kept[index] = rewritten;
+      });
+    };
+    return { deltas, kept, add };
+  };
+
+  it('spans lists where a text holds a token, in any form; none without tokens', () => {
+    const mask = new TokenMask([TOKEN]);
+    expect(mask.spans(`a ${TOKEN} b tok%2bSECRET%2Fabc%3Dxyz`)).toEqual([
+      [2, 20],
+      [23, 47],
+    ]);
+    expect(new TokenMask([]).spans(TOKEN)).toEqual([]);
+  });
+
+  it('a token across deltas: [redacted] where it starts, the rest of it dropped, what surrounds it kept', () => {
+    const { kept, add } = deltaMask();
+    for (const text of ['Your key is to', 'k+SEC', 'RET/abc=', 'xyz, keep it.']) add(text);
+    expect(kept).toEqual(['Your key is [redacted]', '', '', ', keep it.']);
+  });
+
+  it('a token within one delta is left to that delta’s own mask, at its start, its end or inside', () => {
+    const { kept, add } = deltaMask();
+    add('abc');
+    add(`${TOKEN} x`);
+    add(`y ${TOKEN}`);
+    add('z');
+    add(`w ${TOKEN} v`);
+    expect(kept).toEqual(['abc', `${TOKEN} x`, `y ${TOKEN}`, 'z', `w ${TOKEN} v`]);
+  });
+
+  it('a token from the very start of a delta, or right after one that ends before it', () => {
+    const { kept, add } = deltaMask();
+    add('Your key is ');
+    add('tok+SEC');
+    add('RET/abc=xyz');
+    add('!');
+    expect(kept).toEqual(['Your key is ', '[redacted]', '', '!']);
+  });
+
+  it('a replace starts the text over: no token spans it', () => {
+    const { deltas, kept, add } = deltaMask();
+    add('tok+SEC');
+    deltas.restart();
+    add('RET/abc=xyz');
+    expect(kept).toEqual(['tok+SEC', 'RET/abc=xyz']);
+    add('and to');
+    add('k+SECRET/abc=xyz.');
+    expect(kept.slice(2)).toEqual(['and [redacted]', '.']);
+  });
+
+  it('a token in one character per delta', () => {
+    const { kept, add } = deltaMask();
+    add('>');
+    for (const char of TOKEN) add(char);
+    add('<');
+    expect(kept.join('')).toBe('>[redacted]<');
+    expect(kept.slice(1, -1)).toEqual(['[redacted]', ...Array.from({ length: TOKEN.length - 1 }, () => '')]);
+  });
+
+  it('two tokens, each across deltas, with text between them', () => {
+    const { kept, add } = deltaMask();
+    add('a tok+SECRET/');
+    add(`abc=xyz b ${TOKEN.slice(0, 5)}`);
+    add(`${TOKEN.slice(5)} c`);
+    expect(kept).toEqual(['a [redacted]', ' b [redacted]', ' c']);
+  });
+
+  it('a token written long after other deltas: the earlier ones are not rewritten', () => {
+    const { kept, add } = deltaMask();
+    add('to');
+    add('x'.repeat(200));
+    add('k+SECRET/abc=xyz');
+    expect(kept).toEqual(['to', 'x'.repeat(200), 'k+SECRET/abc=xyz']);
+    add('z');
+    add('tok+SECRET/abc=');
+    add('xyz');
+    expect(kept.slice(-2)).toEqual(['[redacted]', '']);
   });
 });

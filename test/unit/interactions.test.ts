@@ -212,7 +212,7 @@ describe('typed interactions', () => {
     if (code === 'api_v1_action_result_unknown')
       expect(error.message).toMatch(/follow the stream or list the messages/);
     if (status === 409 && error.is('api_v1_action_result_unknown'))
-      expect(error.data.upstream_status).toBe(422);
+      expect(error.data?.upstream_status).toBe(422);
   });
 
   it('an interaction read from a relay is data, typed by kind, with no answer methods (answer it on the server)', async () => {

@@ -7,6 +7,7 @@ import {
   secretForms,
   withoutSecretStart,
 } from '../../src/contract/redact.js';
+import { apiFailure } from '../../src/http/failures.js';
 
 const SHORT = 'ab"c\\';
 const LONG = 'tok_live_0123456789abcdefghijklmnopqrstu+/';
@@ -25,6 +26,48 @@ describe('redactorOf: every form of a credential masked, whatever surrounds it',
       expect(redact(JSON.stringify({ note: `echo ${token} back` }))).toBe(`{"note":"echo ${REDACTED} back"}`);
     });
   }
+
+  it('5 percent-encoded in lower-case hex, mixed case, or in part, as a URL may carry it', () => {
+    const token = 'tok+SECRET/x=';
+    const redact = redactorOf([token]);
+    for (const form of [
+      'tok%2BSECRET%2Fx%3D',
+      'tok%2bSECRET%2fx%3d',
+      'tok%2bSECRET%2Fx%3d',
+      'tok+SECRET%2fx=',
+      '%74ok%2BSECRET/x%3D',
+      '%74%6F%6b+SECRET/x=',
+    ])
+      expect(redact(`a ${form} b`), form).toBe(`a ${REDACTED} b`);
+    // A multi-byte character: each byte of its UTF-8 escaped, in either case.
+    const accented = redactorOf(['pässwort']);
+    expect(accented('x p%C3%A4sswort y p%c3%a4sswort z')).toBe(`x ${REDACTED} y ${REDACTED} z`);
+    // A byte under 0x10 keeps its leading zero: %09 is a tab.
+    expect(redactorOf(['tab\tsecret'])('x tab%09secret')).toBe(`x ${REDACTED}`);
+    // An escape of another character is not the token's.
+    expect(redact('tok%2CSECRET%2Fx%3D')).toBe('tok%2CSECRET%2Fx%3D');
+  });
+
+  it('5 an error built from an answer that echoes the token in lower-case hex shows none of it', () => {
+    const token = 'tok+SECRET/x=';
+    const body = {
+      message_code: 'api_v1_not_found',
+      message: 'no chat for tok%2bSECRET%2fx%3d',
+      data: { url: '/x?t=tok%2bSECRET%2fx%3d', mixed: 'tok%2BSECRET%2fx%3D' },
+    };
+    const error = apiFailure(404, body, new Headers(), undefined, redactorOf([token]));
+    expect(JSON.stringify({ message: error.message, data: (error as { data?: unknown }).data })).not.toMatch(
+      /SECRET/,
+    );
+  });
+
+  it('5 a + in a query string, which decodes to a space, is masked either way', () => {
+    const redact = redactorOf(['tok+SECRET']);
+    expect(redact('q=tok+SECRET&r=tok SECRET')).toBe(`q=${REDACTED}&r=${REDACTED}`);
+    expect(new URLSearchParams('q=tok+SECRET').get('q')).toBe('tok SECRET');
+    // Only a + of the token: another character is not a space.
+    expect(redactorOf(['tok-SECRET'])('tok SECRET')).toBe('tok SECRET');
+  });
 
   it('masks the longest of two tokens whole when one holds the other', () => {
     expect(redactorOf(['abcd', 'abcdefgh'])('x abcdefgh y abcd')).toBe(`x ${REDACTED} y ${REDACTED}`);
@@ -49,7 +92,9 @@ describe('redactorOf: every form of a credential masked, whatever surrounds it',
   });
 
   it('secretForms lists each form once, longest first, without tokens under 4 characters', () => {
-    expect(secretForms(['abc', 'a/b"c'])).toEqual(['a%2Fb%22c', 'a/b\\"c', 'a/b"c']);
+    expect(secretForms(['abc', 'a/b"c'])).toEqual(['a%2Fb%22c', 'a%2fb%22c', 'a/b\\"c', 'a/b"c']);
+    // Only the escapes go lower case: the token's own letters stay as they are.
+    expect(secretForms(['AB+C'])).toEqual(['AB%2BC', 'AB%2bC', 'AB+C']);
   });
 
   it('withoutSecretStart drops the longest end that starts a credential, and nothing else', () => {

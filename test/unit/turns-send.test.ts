@@ -100,7 +100,14 @@ describe('turns.send', () => {
     [503, 'api_v1_core_unavailable'],
     [504, 'turn_timeout'],
   ])('7.3 %i %s is thrown after exactly one request, carrying the key', async (status, code) => {
-    const { client, requests } = setup(fail(status, code, { chat_id: CHAT, message_id: 7 }));
+    // Each with the data its code has (7.3); api_v1_core_unavailable without a data.code to re-read by.
+    const data =
+      code === 'api_token_scope_not_allowed'
+        ? { required_scopes: ['libraries:read'] }
+        : code === 'api_v1_core_unavailable'
+          ? null
+          : { chat_id: CHAT, message_id: 7 };
+    const { client, requests } = setup(fail(status, code, data));
     const error = (await client.turns.send(CHAT, { content: 'Hi' }).catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect([error.status, error.code]).toEqual([status, code]);

@@ -1,5 +1,5 @@
 import type { ErrorDetails } from '../../contract/envelope.js';
-import { ApiFailure } from '../wire/respond.js';
+import { ApiFailure, errorDataProblem } from '../wire/respond.js';
 
 /**
  * Faults on purpose: the next requests of a route fail in a chosen way, so that a client's recovery can
@@ -116,6 +116,9 @@ export class FaultRegistry implements MockFaults {
     if (!Number.isInteger(left) || left < 1) throw new Error('mock fault: times must be a positive integer');
     if ('delayMs' in fault && !(Number.isInteger(fault.delayMs) && fault.delayMs >= 0))
       throw new Error('mock fault: delayMs must be a non-negative integer');
+    const problem =
+      'respond' in fault ? errorDataProblem(fault.respond.code, fault.respond.data ?? null) : undefined;
+    if (problem) throw new Error(`mock fault: ${problem}`);
     this.#entries.push({ fault: { ...fault }, left });
   }
 

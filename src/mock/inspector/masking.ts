@@ -5,6 +5,7 @@ import {
   redactJson,
   redactorOf,
   secretForms,
+  secretPattern,
   withoutSecretStart,
 } from '../../contract/redact.js';
 
@@ -27,6 +28,7 @@ export interface CutText {
  */
 export class TokenMask {
   readonly #redact: Redactor;
+  readonly #pattern: RegExp | undefined;
   readonly #forms: readonly string[];
   readonly #short: ReadonlySet<string>;
   /** The longest form of a token, in UTF-8 bytes: how far past a cut a capture must read to see one whole. */
@@ -34,6 +36,7 @@ export class TokenMask {
 
   constructor(tokens: readonly string[]) {
     this.#redact = redactorOf(tokens);
+    this.#pattern = secretPattern(tokens);
     this.#forms = secretForms(tokens);
     this.#short = new Set(tokens.filter((token) => token.length < MIN_SECRET_LENGTH));
     this.margin = Math.max(0, ...this.#forms.map((form) => new TextEncoder().encode(form).length));
@@ -42,6 +45,12 @@ export class TokenMask {
   /** `text` with every token masked. */
   text(text: string): string {
     return this.#redact(text);
+  }
+
+  /** Where `text` holds a token (in any form `text()` masks), as `[start, end)` pairs, first to last. */
+  spans(text: string): Array<[number, number]> {
+    if (this.#pattern === undefined) return [];
+    return [...text.matchAll(this.#pattern)].map((match) => [match.index, match.index + match[0].length]);
   }
 
   /** A whole value (header, path segment, query name or value): also masked when it is a short token. */
@@ -139,5 +148,60 @@ function decoded(segment: string): string {
     return decodeURIComponent(segment);
   } catch {
     return segment;
+  }
+}
+
+/** A delta's text as kept, and how to rewrite what was kept of it. */
+interface KeptDelta {
+  text: string;
+  rewrite: (text: string) => void;
+}
+
+/**
+ * Masks a token the model writes across deltas, which no delta holds whole: the latest deltas' texts, as
+ * many as can hold a part of a token, are read joined; a token that the new delta completes and that began
+ * in an earlier one is masked in each delta it spans (`[redacted]` where it starts, the rest of it dropped),
+ * through each delta's `rewrite`. A token within one delta is that delta's own mask's.
+ */
+export class DeltaMask {
+  #recent: KeptDelta[] = [];
+  readonly #mask: TokenMask;
+
+  constructor(mask: TokenMask) {
+    this.#mask = mask;
+  }
+
+  /** A delta with `replace: true`: the text starts over, so no token spans it and the ones before. */
+  restart(): void {
+    this.#recent = [];
+  }
+
+  /** Adds a delta's text; masks the token it completes that began in a delta before, if one did. */
+  add(text: string, rewrite: (text: string) => void): void {
+    const recent = [...this.#recent, { text, rewrite }];
+    const joined = recent.map((delta) => delta.text).join('');
+    const begins = joined.length - text.length;
+    // Spans do not overlap: one at most runs from before the new delta into it.
+    const span = this.#mask.spans(joined).find(([from, to]) => from < begins && to > begins);
+    if (span) {
+      const [from, to] = span;
+      let start = 0;
+      for (const delta of recent) {
+        const end = start + delta.text.length;
+        if (end > from) {
+          const head = delta.text.slice(0, Math.max(0, from - start));
+          delta.text = `${head}${start <= from ? REDACTED : ''}${delta.text.slice(to - start)}`;
+          delta.rewrite(delta.text);
+        }
+        start = end;
+      }
+    }
+    // The fewest latest deltas that hold a token's longest form: a token that begins before them cannot
+    // end in the next one.
+    let held = 0;
+    let first = recent.length;
+    // Stryker disable next-line EqualityOperator,AssignmentOperator: how many deltas are kept shows only in memory (a token cannot span more than a margin of text, so keeping more masks the same).
+    while (first > 0 && held < this.#mask.margin) held += recent[--first]!.text.length;
+    this.#recent = recent.slice(first);
   }
 }

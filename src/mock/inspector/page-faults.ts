@@ -1,4 +1,5 @@
 import type { FaultRoute, MalformedKind, MockFault, MockFaults } from '../http/faults.js';
+import { errorDataProblem } from '../wire/respond.js';
 import { InspectorInputError, integerField } from './input.js';
 
 /** A fault armed from the page, while it waits and once it fired. */
@@ -128,9 +129,13 @@ function faultOf(input: Record<string, unknown>): MockFault {
       const retry = input.retry_action;
       if (retry !== undefined && retry !== '' && retry !== 'retry' && retry !== 'check_status')
         throw new InspectorInputError('retry_action must be retry, check_status or empty');
+      const data = input.data ?? null;
+      const problem = errorDataProblem(code, data);
+      if (problem) throw new InspectorInputError(problem);
       const respond = {
         status,
         code,
+        ...(data === null ? {} : { data }),
         ...(retry ? { errorDetails: { retry_action: retry } } : {}),
         ...(input.after_run === true ? { afterRun: true } : {}),
       };

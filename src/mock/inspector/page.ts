@@ -96,6 +96,7 @@ export const INSPECTOR_PAGE = `<!doctype html>
       <div class="row"><div><label for="fault-status">Status</label><input id="fault-status" type="number" min="400" max="599" value="503"></div>
       <div><label for="fault-retry">retry_action</label><select id="fault-retry"><option value="retry">retry</option><option value="check_status">check_status</option><option value="">none</option></select></div></div>
       <label for="fault-code">message_code</label><input id="fault-code" value="api_v1_service_unavailable">
+      <label for="fault-data">data (JSON; required where the contract shapes the code's data)</label><input id="fault-data" placeholder='{"message_id": 1}'>
       <div class="row"><div><label for="fault-events">After events</label><input id="fault-events" type="number" min="0" max="10000" value="3"></div>
       <div><label for="fault-ms">Delay ms</label><input id="fault-ms" type="number" min="0" max="600000" value="2000"></div>
       <div><label for="fault-malformed">Damage</label><select id="fault-malformed"><option>not-json</option><option>no-data</option><option>unknown-event</option><option>second-terminal</option><option>after-terminal</option><option>bom</option><option>crlf</option><option>cr</option><option>comments</option><option>huge-event</option></select></div></div>
@@ -450,7 +451,8 @@ $("send-form").addEventListener("submit", async (event) => {
 function faultForm() {
   const number = (id) => Number($(id).value);
   return { route: $("fault-route").value, path: $("fault-path").value.trim(), action: $("fault-action").value, times: number("fault-times"),
-    status: number("fault-status"), code: $("fault-code").value.trim(), retry_action: $("fault-retry").value, events: number("fault-events"), ms: number("fault-ms"), malformed: $("fault-malformed").value };
+    status: number("fault-status"), code: $("fault-code").value.trim(), retry_action: $("fault-retry").value, events: number("fault-events"), ms: number("fault-ms"), malformed: $("fault-malformed").value,
+    ...($("fault-data").value.trim() ? { data: JSON.parse($("fault-data").value) } : {}) };
 }
 async function arm(fault) {
   try {
@@ -462,13 +464,18 @@ async function arm(fault) {
 const PRESETS = [
   ["503 retry on the next send", { route: "send", action: "respond", status: 503, code: "api_v1_service_unavailable", retry_action: "retry" }],
   ["503 retry on the next stream", { route: "stream", action: "respond", status: 503, code: "api_v1_service_unavailable", retry_action: "retry" }],
-  ["409 chat busy", { route: "stream", action: "respond", status: 409, code: "api_v1_chat_busy" }],
+  ["409 chat busy", { route: "stream", action: "respond", status: 409, code: "api_v1_chat_busy", data: { message_id: 1 } }],
   ["cut the next stream after 3 events", { route: "stream", action: "cutAfterEvents", events: 3 }],
   ["drop the next answer's response", { route: "answer", action: "drop" }],
   ["delay the next send 2 s", { route: "send", action: "delay", ms: 2000 }],
 ];
 for (const [label, fault] of PRESETS) $("presets").append(el("button", { type: "button", textContent: label, onclick: () => arm(fault) }));
-$("fault-form").addEventListener("submit", (event) => { event.preventDefault(); arm(faultForm()); });
+$("fault-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  let fault;
+  try { fault = faultForm(); } catch (error) { $("fault-result").textContent = "data: " + error.message; return; }
+  arm(fault);
+});
 $("clear-faults").addEventListener("click", async () => { await post("/_inspector/faults/clear", {}); $("fault-result").textContent = ""; refresh(); });
 for (const id of ["filter-path", "filter-status", "filter-credential", "filter-chat"]) $(id).addEventListener("input", () => refresh());
 $("filters").addEventListener("reset", () => setTimeout(refresh, 0));

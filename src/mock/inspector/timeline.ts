@@ -1,5 +1,5 @@
 import { createParser } from 'eventsource-parser';
-import { TokenMask } from './masking.js';
+import { DeltaMask, TokenMask } from './masking.js';
 
 /**
  * One entry of a turn's timeline as the inspector shows it; `at` is the milliseconds since the request
@@ -98,6 +98,8 @@ export class TimelineBuilder {
   readonly #parser = createParser({ onEvent: ({ event, data }) => this.#add(event ?? 'message', data) });
   readonly #since: () => number;
   readonly #mask: TokenMask;
+  /** A token the model writes across deltas, masked in each event that holds a part of it. */
+  readonly #deltas: DeltaMask;
 
   /**
    * `since` gives the milliseconds since the request arrived (0 by default, for tests); `mask` masks the
@@ -107,6 +109,7 @@ export class TimelineBuilder {
   constructor(since: () => number = () => 0, mask = new TokenMask([])) {
     this.#since = since;
     this.#mask = mask;
+    this.#deltas = new DeltaMask(mask);
   }
 
   /** Feeds a chunk of the response body. */
@@ -122,12 +125,8 @@ export class TimelineBuilder {
   #add(event: string, raw: string): void {
     const at = this.#since();
     this.seen += 1;
-    const kept = this.#mask.cut(this.#mask.body(raw, true), EVENT_CHARS);
-    this.#keep({
-      at,
-      event,
-      data: kept.truncated ? `${kept.text}…(+${kept.chars - kept.text.length} chars)` : kept.text,
-    });
+    const kept: StreamEvent = { at, event, data: this.#eventData(raw) };
+    this.#keep(kept);
     let data: unknown;
     try {
       data = JSON.parse(raw);
@@ -139,6 +138,10 @@ export class TimelineBuilder {
     const payload = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
     if (event === 'message.delta' && typeof payload.text === 'string') {
       const replace = payload.replace === true;
+      if (replace) this.#deltas.restart();
+      this.#deltas.add(payload.text, (text) => {
+        kept.data = this.#eventData(JSON.stringify({ ...payload, text }));
+      });
       const entry =
         last?.type === 'text' && !replace
           ? last
@@ -176,6 +179,12 @@ export class TimelineBuilder {
       const [gone] = entries.splice(1, 1);
       if (gone) this.#timelineChars -= gone.type === 'text' ? gone.text.length : (this.#sizes.get(gone) ?? 0);
     }
+  }
+
+  /** An event's data as kept: masked, then cut at `EVENT_CHARS`, saying how much was cut. */
+  #eventData(raw: string): string {
+    const kept = this.#mask.cut(this.#mask.body(raw, true), EVENT_CHARS);
+    return kept.truncated ? `${kept.text}…(+${kept.chars - kept.text.length} chars)` : kept.text;
   }
 
   /** Keeps `event`, then forgets the oldest after the first while past `MAX_EVENTS` or `EVENTS_CHARS`. */

@@ -1,5 +1,7 @@
 import type { ErrorData, KnownCode, MessageCode, MockCode } from '../../contract/codes.js';
 import type { ErrorDetails, RetryAction } from '../../contract/envelope.js';
+import { ERROR_DATA_SCHEMAS } from '../../contract/error-data.js';
+import { plainIssues } from '../../contract/issues.js';
 
 /** `meta.page`, `meta.size` and `meta.total` of a list (2.1). */
 export interface PageMeta {
@@ -50,6 +52,20 @@ export interface ErrorResponseOptions<C extends KnownCode | MockCode | (string &
 }
 
 /**
+ * What is wrong with `data` (null when absent) as the `data` of an error body with `code`, by the shape the
+ * contract gives that code (`ERROR_DATA_SCHEMAS`): `undefined` when it fits or the code has no shape. The
+ * client refuses a body that breaks it, so the mock never sends one, whoever asks for it.
+ */
+export function errorDataProblem(code: string, data: unknown): string | undefined {
+  if (!Object.hasOwn(ERROR_DATA_SCHEMAS, code)) return undefined;
+  const checked = ERROR_DATA_SCHEMAS[code as keyof typeof ERROR_DATA_SCHEMAS].safeParse(data);
+  if (checked.success) return undefined;
+  const [first] = plainIssues(checked.error.issues);
+  const field = first && first.field !== '(body)' ? `data.${first.field}` : 'data';
+  return `${code} needs the data the contract gives it: ${field} ${first?.message ?? 'is invalid'}`;
+}
+
+/**
  * A response with the contract's error body, `{ status: "error", message, message_code, data, meta:
  * { request_id, error_details? } }`: what the mock answers, for an integrator's own msw handler or
  * injected fetch. `errorResponse({ status: 503, code: 'api_v1_service_unavailable', retryAction: 'retry',
@@ -63,6 +79,8 @@ export function errorResponse<C extends KnownCode | MockCode | (string & {})>(
     throw new Error(`errorResponse: status must be an integer from 400 to 599, not ${status}`);
   if (retryAfter !== undefined && !(Number.isInteger(retryAfter) && retryAfter >= 0))
     throw new Error(`errorResponse: retryAfter must be a whole number of seconds from 0, not ${retryAfter}`);
+  const problem = errorDataProblem(options.code, options.data ?? null);
+  if (problem) throw new Error(`errorResponse: ${problem}`);
   return errorBody(options);
 }
 
