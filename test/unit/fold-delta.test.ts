@@ -105,6 +105,50 @@ describe('6 the fold of message.delta', () => {
   });
 });
 
+describe('6 the fold of a long turn (deltas joined in blocks)', () => {
+  const words = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `w${from + i} `);
+
+  it('every delta of a long turn is in the shown text, in order, across many blocks', () => {
+    const fold = new Fold();
+    const texts = words(2000);
+    let expected = '';
+    for (const text of texts) {
+      expected += text;
+      const delta = add(text);
+      expect(fold.apply(delta)).toBe(delta);
+      expect(fold.shown).toBe(expected);
+    }
+  });
+
+  it('a replace in the middle of a block starts the text again, and the blocks after it hold only the new text', () => {
+    const fold = new Fold();
+    for (const text of words(300)) fold.apply(add(text));
+    fold.apply(replace('new:'));
+    let expected = 'new:';
+    for (const text of words(700, 300)) {
+      fold.apply(add(text));
+      expected += text;
+    }
+    expect(fold.shown).toBe(expected);
+  });
+
+  it('a re-opened stream that catches up in the middle of a block goes on from the whole shown text', () => {
+    const fold = new Fold();
+    const first = words(400);
+    for (const text of first) fold.apply(add(text));
+    fold.restart();
+    for (const text of first) expect(fold.apply(add(text))).toBeUndefined();
+    let expected = first.join('');
+    for (const text of words(600, 400)) {
+      expect(fold.apply(add(text))).toEqual(add(text));
+      expected += text;
+    }
+    expect(fold.shown).toBe(expected);
+    expect(fold.settle(expected)).toBeUndefined();
+    expect(fold.settle(`${expected}end`)).toEqual(add('end'));
+  });
+});
+
 describe('6 a replace while a re-opened stream catches up', () => {
   const caughtUpTo = (shown: string, ...replayed: string[]) => {
     const fold = new Fold();
