@@ -31,6 +31,8 @@ export class Fold {
    * garbage collector copies into the old generation, and which made the peak memory of a long stream).
    */
   #base = '';
+  /** The blocks of `#base`, in order: the terminal content is compared with them without flattening `shown`. */
+  #blocks: string[] = [];
   /** The texts appended since `#base`, joined into one flat block once `BLOCK` of them came. */
   // Stryker disable next-line ArrayDeclaration,StringLiteral: every slot is written before a join reads it.
   readonly #pieces: string[] = new Array<string>(BLOCK).fill('');
@@ -76,7 +78,8 @@ export class Fold {
 
   #reconcile(target: string, final: boolean): TextChange | undefined {
     const shown = this.shown;
-    if (target === shown) {
+    const extended = this.#shownStarts(target);
+    if (extended && target.length === shown.length) {
       // Equal text, two strings: keep the one the caller gets (the terminal's), not both.
       this.#catchUp(target);
       return undefined;
@@ -84,21 +87,38 @@ export class Fold {
     // The new connection has not caught up with what was shown yet.
     if (!final && shown.startsWith(target)) return undefined;
     this.#catchUp(target);
-    return target.startsWith(shown)
-      ? { text: target.slice(shown.length), replace: false }
-      : { text: target, replace: true };
+    return extended ? { text: target.slice(shown.length), replace: false } : { text: target, replace: true };
+  }
+
+  /**
+   * Whether `target` starts with the shown text, compared block by block and delta by delta: comparing
+   * with the rope itself would first copy the whole text into one string (a megabyte for a long answer).
+   */
+  #shownStarts(target: string): boolean {
+    let at = 0;
+    for (const block of this.#blocks) {
+      if (!target.startsWith(block, at)) return false;
+      at += block.length;
+    }
+    for (let i = 0; i < this.#count; i++) {
+      const piece = this.#pieces[i]!;
+      if (!target.startsWith(piece, at)) return false;
+      at += piece.length;
+    }
+    return true;
   }
 
   /** Appends one delta in step: one rope node per delta, one flat block per `BLOCK` deltas. */
   #append(text: string): void {
-    // Stryker disable next-line UpdateOperator,EqualityOperator,ConditionalExpression: no block, or one of another size, folds the same text; only memory sees it.
     this.#pieces[this.#count++] = text;
-    // Stryker disable next-line EqualityOperator,ConditionalExpression: as above.
+    // Stryker disable next-line EqualityOperator,ConditionalExpression: no block, or one of another size, folds the same text; only memory sees it.
     if (this.#count < BLOCK) {
       this.shown += text;
       return;
     }
-    this.#base += this.#pieces.join('');
+    const block = this.#pieces.join('');
+    this.#blocks.push(block);
+    this.#base += block;
     this.#count = 0;
     this.shown = this.#base;
   }
@@ -107,6 +127,7 @@ export class Fold {
   #catchUp(text: string): void {
     this.shown = text;
     this.#base = text;
+    this.#blocks = [text];
     this.#count = 0;
     this.#source = text;
     this.#inStep = true;
