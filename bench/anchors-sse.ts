@@ -9,7 +9,7 @@
 // pacer): the time ratio is the median of contender/pacer over the rounds, divided by the splitter's own
 // ratio. Peak RSS above the start = the process's maxRSS at the end minus its RSS after setup and a GC.
 // Then, in this process, the time to the first event: the body waits for the first read, one `message.start`
-// is enqueued, the body stays open HOLD_MS; median of REPS after two warm-up reads.
+// is enqueued 20 ms later, the body stays open HOLD_MS; median of REPS after two warm-up reads.
 import { type ChildProcess, fork } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { versionOf } from './lib/anchors.ts';
@@ -52,11 +52,22 @@ const completed = (deltas: number) =>
     metadata: null,
   });
 
-/** The body a contender reads: its start, the deltas, its end; cut into seeded chunks. */
+/**
+ * The body a contender reads: its start, the deltas, its end; written straight into one buffer (a 12 MB
+ * string built first would leave its pages to the read, and lower the peak measured above them), then cut
+ * into seeded chunks that are views of it.
+ */
 function chunks(name: Name, deltas: number, seed: number): Uint8Array[] {
   const ours = name === 'client';
-  const text = (ours ? OUR_START : START) + DELTA.repeat(deltas) + (ours ? completed(deltas) : END);
-  return cut(encoder.encode(text), seed);
+  const start = encoder.encode(ours ? OUR_START : START);
+  const delta = encoder.encode(DELTA);
+  const end = encoder.encode(ours ? completed(deltas) : END);
+  const bytes = new Uint8Array(start.length + delta.length * deltas + end.length);
+  bytes.set(start);
+  let at = start.length;
+  for (let i = 0; i < deltas; i++, at += delta.length) bytes.set(delta, at);
+  bytes.set(end, at);
+  return cut(bytes, seed);
 }
 
 /** What every contender hands each event to. */
@@ -228,6 +239,8 @@ async function firstEvent(
   };
   const reading = consume(body, into);
   await waiting;
+  // The consumer waits a while, as for a model's first token.
+  await sleep(20);
   enqueuedAt = performance.now();
   controller.enqueue(start);
   await sleep(hold);
