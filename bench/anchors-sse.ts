@@ -10,6 +10,7 @@
 // ratio. Peak RSS above the start = the process's maxRSS at the end minus its RSS after setup and a GC.
 // Then, in this process, the time to the first event: the body waits for the first read, one `message.start`
 // is enqueued 20 ms later, the body stays open HOLD_MS; median of REPS after two warm-up reads.
+// `node --expose-gc bench/anchors-sse.ts --alloc NAME` prints what one read of NAME allocates instead.
 import { type ChildProcess, fork } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { versionOf } from './lib/anchors.ts';
@@ -369,6 +370,42 @@ async function main(): Promise<BenchResult> {
   };
 }
 
+/**
+ * `--alloc NAME`: what one read of contender NAME allocates, garbage included (the inspector's sampling heap
+ * profiler, one sample per 4 KB, keeping what minor and major GCs collected), after one warm-up read: bytes
+ * per delta in all and by function, the largest first. Deterministic where times are not (a busy machine).
+ */
+async function allocations(name: Name): Promise<void> {
+  const { Session } = await import('node:inspector/promises');
+  const list = chunks(name, DELTAS, SEED);
+  const consume = await consumer(name);
+  await consume(bodyOf(list), sink());
+  globalThis.gc!();
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 4096,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  await consume(bodyOf(list), sink());
+  const { profile } = await session.post('HeapProfiler.stopSampling');
+  session.disconnect();
+  const bytes = new Map<string, number>();
+  const walk = (node: typeof profile.head): void => {
+    const { functionName, url, lineNumber } = node.callFrame;
+    const where = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(node_modules|dist|bench)\//, '$1/')}:${lineNumber + 1}`;
+    bytes.set(where, (bytes.get(where) ?? 0) + node.selfSize);
+    for (const child of node.children) walk(child);
+  };
+  walk(profile.head);
+  const total = [...bytes.values()].reduce((sum, b) => sum + b, 0);
+  console.log(`${name}: ${(total / DELTAS).toFixed(0)} bytes allocated per delta`);
+  for (const [where, b] of [...bytes].sort((x, y) => y[1] - x[1]).slice(0, 15))
+    console.log(`${(b / DELTAS).toFixed(0).padStart(6)}  ${where}`);
+}
+
 const [mode, name] = process.argv.slice(2) as [string | undefined, Name];
 if (mode === '--child') await child(name);
+else if (mode === '--alloc') await allocations(name);
 else emit(await main());
