@@ -105,6 +105,109 @@ describe('6 the fold of message.delta', () => {
   });
 });
 
+describe('6 the fold of a long turn (deltas joined in blocks)', () => {
+  const words = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `w${from + i} `);
+
+  it('every delta of a long turn is in the shown text, in order, across many blocks', () => {
+    const fold = new Fold();
+    const texts = words(2000);
+    let expected = '';
+    for (const text of texts) {
+      expected += text;
+      const delta = add(text);
+      expect(fold.apply(delta)).toBe(delta);
+      expect(fold.shown).toBe(expected);
+    }
+  });
+
+  it('a replace in the middle of a block starts the text again, and the blocks after it hold only the new text', () => {
+    const fold = new Fold();
+    for (const text of words(300)) fold.apply(add(text));
+    fold.apply(replace('new:'));
+    let expected = 'new:';
+    for (const text of words(700, 300)) {
+      fold.apply(add(text));
+      expected += text;
+    }
+    expect(fold.shown).toBe(expected);
+  });
+
+  it('a re-opened stream that catches up in the middle of a block goes on from the whole shown text', () => {
+    const fold = new Fold();
+    const first = words(400);
+    for (const text of first) fold.apply(add(text));
+    fold.restart();
+    for (const text of first) expect(fold.apply(add(text))).toBeUndefined();
+    let expected = first.join('');
+    for (const text of words(600, 400)) {
+      expect(fold.apply(add(text))).toEqual(add(text));
+      expected += text;
+    }
+    expect(fold.shown).toBe(expected);
+    expect(fold.settle(expected)).toBeUndefined();
+    expect(fold.settle(`${expected}end`)).toEqual(add('end'));
+  });
+});
+
+describe('6 settle after a long turn (the terminal content compared block by block)', () => {
+  const long = (n: number) => {
+    const fold = new Fold();
+    let text = '';
+    for (let i = 0; i < n; i++) {
+      fold.apply(add(`w${i} `));
+      text += `w${i} `;
+    }
+    return { fold, text };
+  };
+  const flat = (text: string) => [...text].join('');
+  const change = (text: string, at: number) => `${text.slice(0, at)}#${text.slice(at + 1)}`;
+
+  it.each([256, 600, 700])(
+    'the same text (another string) after %i deltas changes nothing and is kept',
+    (n) => {
+      const { fold, text } = long(n);
+      const content = flat(text);
+      expect(fold.settle(content)).toBeUndefined();
+      expect(fold.shown).toBe(content);
+    },
+  );
+
+  it('a longer content after many blocks is one suffix', () => {
+    const { fold, text } = long(600);
+    expect(fold.settle(`${text}end`)).toEqual(add('end'));
+    expect(fold.shown).toBe(`${text}end`);
+  });
+
+  it.each([
+    ['in the first block', 3],
+    ['in a later block', 2000],
+    ['in the deltas after the last block', -3],
+  ])('a content that differs %s replaces the text', (_, at) => {
+    const { fold, text } = long(600);
+    const other = change(text, at < 0 ? text.length + at : at);
+    expect(fold.settle(other)).toEqual(replace(other));
+    expect(fold.shown).toBe(other);
+    expect(fold.settle(`${other}!`)).toEqual(add('!'));
+  });
+
+  it('a shorter content (a prefix of the text) replaces it', () => {
+    const { fold, text } = long(600);
+    expect(fold.settle(text.slice(0, -1))).toEqual(replace(text.slice(0, -1)));
+  });
+
+  it('after a replace, only the text since the replace is compared', () => {
+    const { fold } = long(300);
+    fold.apply(replace('new '));
+    let text = 'new ';
+    for (let i = 0; i < 300; i++) {
+      fold.apply(add(`v${i} `));
+      text += `v${i} `;
+    }
+    expect(fold.settle(flat(text))).toBeUndefined();
+    expect(fold.settle(`${text}+`)).toEqual(add('+'));
+  });
+});
+
 describe('6 a replace while a re-opened stream catches up', () => {
   const caughtUpTo = (shown: string, ...replayed: string[]) => {
     const fold = new Fold();
