@@ -1,6 +1,6 @@
 import type { ElicitationValidator } from './contract/elicitation.js';
 import { redactorOf } from './contract/redact.js';
-import { ValidationError } from './errors/index.js';
+import { ValidationError, type ValidationIssue } from './errors/index.js';
 import { loggerFromEnv, redactingLogger } from './http/console-logger.js';
 import { CLIENT_DEFAULTS as DEFAULTS } from './http/defaults.js';
 import { readEnv } from './http/env.js';
@@ -58,7 +58,10 @@ export interface ClientOptions {
 
 /** The client of the Conversational AI Service API v1. */
 export class Client {
-  /** The base URL requests go to. */
+  /**
+   * The base URL requests go to: the option, else `CONVO_BASE_URL` as read at construction; `''` when
+   * neither was set (the client then builds, and its first call fails with a `ValidationError`).
+   */
   readonly baseUrl: string;
   /** Skills: reusable instructions (4.1). */
   readonly skills: Skills;
@@ -70,22 +73,27 @@ export class Client {
   readonly actions: Actions;
   readonly #options: ClientOptions;
 
+  /**
+   * A client of `options`. A value given (or in the environment) that is wrong throws a `ValidationError`
+   * here; a base URL or token missing from both does not, so that a module building its client can load
+   * where the service's settings are absent (`next build`, a test that never calls): every call then fails
+   * with a `ValidationError` naming the setting (`CONVO_BASE_URL`, `CONVO_API_TOKEN`), before anything is sent.
+   */
   constructor(options: ClientOptions = {}) {
     const baseUrl = options.baseUrl ?? readEnv('CONVO_BASE_URL');
     const token = options.token ?? readEnv('CONVO_API_TOKEN');
-    if (!baseUrl) throw configError('baseUrl', 'is required (or set CONVO_BASE_URL)');
-    checkBaseUrl(baseUrl);
-    if (!token) throw configError('token', 'is required (or set CONVO_API_TOKEN)');
-    checkHeader('token', 'authorization', token);
+    if (baseUrl) checkBaseUrl(baseUrl);
+    if (token) checkHeader('token', 'authorization', token);
     checkHeaders('headers', options.headers);
     checkNumbers(options);
-    this.baseUrl = baseUrl;
+    this.baseUrl = baseUrl ?? '';
     this.#options = options;
     // One redactor of the token for every error and log line the client makes from what a service answered.
-    const redact = redactorOf([token]);
+    const redact = redactorOf(token ? [token] : []);
     const transport = new Transport({
       baseUrl,
       token,
+      unset: missingSettings(baseUrl, token),
       redact,
       fetch: options.fetch,
       timeout: options.timeout ?? DEFAULTS.timeout,
@@ -151,6 +159,18 @@ function checkNumbers(options: ClientOptions): void {
   checkOption('maxRetryAfter', options.maxRetryAfter);
   checkOption('maxResponseBytes', options.maxResponseBytes);
   checkOption('maxTurnBytes', options.maxTurnBytes);
+}
+
+/** The error every call of a client without a base URL or token fails with; none when both are set. */
+function missingSettings(
+  baseUrl: string | undefined,
+  token: string | undefined,
+): ValidationError | undefined {
+  const issues: ValidationIssue[] = [];
+  if (!baseUrl) issues.push({ field: 'baseUrl', message: 'is required: pass it, or set CONVO_BASE_URL' });
+  if (!token) issues.push({ field: 'token', message: 'is required: pass it, or set CONVO_API_TOKEN' });
+  const [first, ...more] = issues;
+  return first ? new ValidationError([first, ...more]) : undefined;
 }
 
 function configError(field: string, message: string): ValidationError {
