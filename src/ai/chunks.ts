@@ -1,3 +1,4 @@
+import type { UIMessageChunk } from 'ai';
 import {
   ApiError,
   type Interaction,
@@ -10,6 +11,7 @@ import {
   type TurnStreamEvent,
 } from '../index.js';
 import type { ConvoChunk, InteractionData } from './parts.js';
+import { restateChunk } from './restate.js';
 import { TextWriter } from './text.js';
 
 /** How a segment of a turn is mapped: which message it writes to, and what that message already shows. */
@@ -29,6 +31,12 @@ export interface SegmentContext {
   after?: string | undefined;
   /** Tool decisions just sent, by tool call id: a rejected tool is marked denied at once. */
   decisions?: ReadonlyMap<string, boolean> | undefined;
+  /**
+   * The chunks that rebuild the message this segment continues (`restatedChunks`): sent after `start` as a
+   * transient `data-convo-restate` part, which a page reading the segment again (a resume, after a reload)
+   * unpacks, and a page that still shows the message passes by.
+   */
+  restate?: UIMessageChunk[] | undefined;
 }
 
 /**
@@ -65,6 +73,7 @@ export async function* turnChunks(
       },
     },
   };
+  if (context.restate?.length) yield restateChunk(context.restate);
   for (const [toolCallId, ok] of context.decisions ?? []) {
     if (ok) approved.add(toolCallId);
     else yield { type: 'tool-output-denied', toolCallId };
