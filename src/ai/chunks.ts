@@ -166,6 +166,13 @@ function partIds(messageId: string): () => string {
   return () => `${messageId}-${segment}-${n++}`;
 }
 
+/** A tool part's title: the tool and its server. */
+export const toolTitle = (call: ToolCall): string => `${call.name} (${call.server})`;
+
+/** A tool part's output: the status (and detail) of the step that ran it. */
+export const toolOutput = (step: Step): { status: string; detail?: unknown } =>
+  step.detail === undefined ? { status: step.status } : { status: step.status, detail: step.detail };
+
 /** A tool call as the AI SDK's dynamic tool part, titled with its server. */
 function toolInput(call: ToolCall) {
   return {
@@ -174,7 +181,7 @@ function toolInput(call: ToolCall) {
     toolName: call.name,
     input: call.input,
     dynamic: true,
-    title: `${call.name} (${call.server})`,
+    title: toolTitle(call),
   } as const;
 }
 
@@ -187,9 +194,12 @@ function* stepChunks(step: Step, tools: Set<string>, approved: Set<string>): Gen
       yield toolInput(call);
     }
     approved.delete(call.tool_use_id);
-    const output =
-      step.detail === undefined ? { status: step.status } : { status: step.status, detail: step.detail };
-    yield { type: 'tool-output-available', toolCallId: call.tool_use_id, output, dynamic: true };
+    yield {
+      type: 'tool-output-available',
+      toolCallId: call.tool_use_id,
+      output: toolOutput(step),
+      dynamic: true,
+    };
   }
 }
 
