@@ -28,6 +28,8 @@ export default {
     'src/stream/sse.ts',
     'src/ai/paused.ts',
     'src/ai/text.ts',
+    'src/ai/restate.ts',
+    'src/ai/history.ts',
     'src/mock/inspector/masking.ts',
   ],
   coverageAnalysis: 'perTest',
