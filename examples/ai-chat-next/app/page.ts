@@ -1,7 +1,7 @@
 'use client';
 // The chat page: useChat on ConvoRouteTransport. The server creates the chat (POST /api/chats) and the page
 // keeps its id in the URL (?chat=), so a reload opens the same chat: its saved turns come from
-// GET /api/chats/{id}/messages (toUIMessages) into useChat({ messages }), and `resume: true` follows the turn
+// GET /api/chats?id= (toUIMessages) into useChat({ messages }), and `resume: true` follows the turn
 // still running, after a tool approval too. Stop cancels the turn on the service.
 import { useChat } from '@ai-sdk/react';
 import {
@@ -25,7 +25,7 @@ async function open(): Promise<Opened> {
   const url = new URL(location.href);
   const known = url.searchParams.get('chat');
   if (known) {
-    const response = await fetch(`/api/chats/${encodeURIComponent(known)}/messages`);
+    const response = await fetch(`/api/chats?id=${encodeURIComponent(known)}`);
     if (response.ok) return { id: known, messages: (await response.json()) as ConvoUIMessage[] };
   }
   const response = await fetch('/api/chats', { method: 'POST' });
