@@ -146,7 +146,8 @@ await runChatApp('next', 'ai-chat-next.png', async ({ results, logs, closing, on
   });
 
   await step('a reload mid-turn resumes live and ends with the saved text', async () => {
-    await send('[[mock:words n=40]] [[mock:slow ms=50]] a long one');
+    // Long enough (6 s) that the page reloads, loads its history and resumes before the turn ends.
+    await send('[[mock:words n=60]] [[mock:slow ms=100]] a long one');
     const before = assistants().nth(4);
     await page.waitForFunction(
       () =>
@@ -174,7 +175,7 @@ await runChatApp('next', 'ai-chat-next.png', async ({ results, logs, closing, on
   await step(
     'a reload while the turn goes on after a tool approval shows the tool and the saved text',
     async () => {
-      await send('[[mock:tool_approval]] [[mock:words n=40]] [[mock:slow ms=50]] look it up');
+      await send('[[mock:tool_approval]] [[mock:words n=60]] [[mock:slow ms=100]] look it up');
       const message = assistants().nth(5);
       await message.locator('button.approve').click({ timeout: 10_000 });
       await page.waitForFunction(

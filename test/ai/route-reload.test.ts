@@ -2,7 +2,12 @@ import { Chat } from '@ai-sdk/react';
 import { Chat as Chat6 } from '@ai-sdk/react-v3';
 import type { ChatInit as ChatInit6, UIMessage as UIMessage6 } from 'ai-v6';
 import { describe, expect, it } from 'vitest';
-import { type ConvoUIMessage, createChatRoute, messageText } from '../../src/ai/index.js';
+import {
+  type ConvoUIMessage,
+  createChatRoute,
+  messageText,
+  type RouteRecordStore,
+} from '../../src/ai/index.js';
 import { mockClient } from '../support/mock-client.js';
 import { gatedClock, type PageChat, type PageChatInit, page, STEP_MS, until } from './route-support.js';
 
@@ -50,6 +55,42 @@ describe.each(MAJORS)('createChatRoute under %s: a reload after a tool approval'
     });
     const [turn] = mock.store.turns();
     expect(messageText(message)).toBe(turn?.content);
+    expect(message.metadata?.convo?.status).toBe('completed');
+    expect(mock.store.turns()).toHaveLength(1);
+  });
+
+  it('2.6 4.4 reloaded onto another process (shared records, no shared streams): the turn read by its key shows the tool with its output and the saved text', async () => {
+    const gate = gatedClock();
+    const { mock, client } = mockClient({ clock: gate.clock });
+    const { id } = await client.chats.create({});
+    const shared = new Map<string, Parameters<RouteRecordStore['set']>[1]>();
+    const records: RouteRecordStore = {
+      get: async (chatId) => shared.get(chatId),
+      set: async (chatId, record) => shared.set(chatId, record),
+      delete: async (chatId) => shared.delete(chatId),
+    };
+    const one = createChatRoute({ client, records, authorize: () => true });
+    const two = createChatRoute({ client, records, authorize: () => true });
+    const before = page(id, one.handle, makeChat);
+    await before.chat.sendMessage({ text: APPROVAL });
+    const asking = before.last()?.parts.find((part) => part.type === 'dynamic-tool');
+    if (asking?.type !== 'dynamic-tool' || asking.state !== 'approval-requested')
+      throw new Error('no approval');
+    await before.chat.addToolApprovalResponse({ id: asking.approval.id, approved: true });
+    gate.release(3);
+    await until(() => before.text().trim().split(/\s+/).length >= 3, 'three words after the approval');
+    before.reload();
+
+    const after = page(id, two.handle, makeChat);
+    const resumed = after.chat.resumeStream();
+    gate.release(100);
+    await resumed;
+    expect(after.chat.error).toBeUndefined();
+    const message = after.last() as ConvoUIMessage;
+    const tools = message.parts.filter((part) => part.type === 'dynamic-tool');
+    expect(tools).toHaveLength(1);
+    expect(tools[0]).toMatchObject({ toolCallId: 'toolu_1', state: 'output-available' });
+    expect(messageText(message)).toBe(mock.store.turns()[0]?.content);
     expect(message.metadata?.convo?.status).toBe('completed');
     expect(mock.store.turns()).toHaveLength(1);
   });

@@ -1,7 +1,7 @@
 'use client';
 // The chat page: useChat on ConvoRouteTransport. The server creates the chat (POST /api/chats) and the page
 // keeps its id in the URL (?chat=), so a reload opens the same chat: its saved turns come from
-// GET /api/chats?id= (toUIMessages) into useChat({ messages }), and `resume: true` follows the turn
+// GET /api/chats?id= (toUIMessages) into useChat({ messages }), and `resume` follows the turn
 // still running, after a tool approval too. Stop cancels the turn on the service.
 import { useChat } from '@ai-sdk/react';
 import {
@@ -49,7 +49,9 @@ function ChatView(props: Opened): ReactNode {
     id: props.id,
     messages: props.messages,
     transport,
-    resume: true,
+    // A history that ends with a prompt has its turn still running: resume it. One that ends with an answer
+    // has none (resuming a turn that ended since would write its answer a second time).
+    resume: props.messages.at(-1)?.role === 'user',
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
   });
   const [input, setInput] = useState('');
