@@ -80,8 +80,8 @@ export function unpackRestate(): TransformStream<UIMessageChunk, UIMessageChunk>
       if (chunk.type !== RESTATE_PART) return controller.enqueue(chunk);
       const chunks = (chunk as { data?: { chunks?: unknown } }).data?.chunks;
       if (!Array.isArray(chunks)) return;
-      for (const inner of chunks)
-        if (typeof inner === 'object' && inner !== null && typeof inner.type === 'string')
+      for (const inner of chunks as unknown[])
+        if (typeof (inner as { type?: unknown } | null)?.type === 'string')
           controller.enqueue(inner as UIMessageChunk);
     },
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type ConvoUIMessage, chatMessagesToUI, messageText } from '../../src/ai/index.js';
+import { type ConvoUIMessage, chatMessagesToUI, messageText, toUIMessages } from '../../src/ai/index.js';
 import type { Message } from '../../src/index.js';
+import { mockClient } from '../support/mock-client.js';
 
 const listed = (overrides: Partial<Message>): Message => ({
   id: 1,
@@ -95,5 +96,34 @@ describe('chatMessagesToUI: saved turns as useChat messages', () => {
     expect(answer?.metadata?.convo).not.toHaveProperty('status');
     expect(answer?.parts[1]).toMatchObject({ output: { status: 'failed' } });
     expect(answer?.parts[1]).not.toHaveProperty('output.detail');
+  });
+
+  it('3.2 every status of the contract is kept in the metadata', () => {
+    for (const status of ['completed', 'cancelled', 'error'] as const)
+      expect(chatMessagesToUI([listed({ status })])[1]?.metadata?.convo?.status).toBe(status);
+  });
+});
+
+describe('toUIMessages', () => {
+  it('4.2 reads every page of the listing, 200 turns a page, with the request options', async () => {
+    const { mock, client } = mockClient();
+    const { id } = await client.chats.create({});
+    for (let n = 0; n < 3; n++) await client.turns.send(id, { content: `question ${n}` });
+    const seen: string[] = [];
+    const messages = await toUIMessages(client, id, {
+      request: { hooks: { beforeRequest: [({ request }) => void seen.push(request.url)] } },
+    });
+    expect(messages.map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+    ]);
+    expect(messages.filter((message) => message.role === 'assistant').map(messageText)).toEqual(
+      mock.store.turns().map((turn) => turn.content),
+    );
+    expect(seen).toEqual([expect.stringMatching(/\/messages\?(.*&)?size=200/)]);
   });
 });

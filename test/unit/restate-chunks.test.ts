@@ -1,7 +1,7 @@
 import type { UIMessageChunk } from 'ai';
 import { describe, expect, it } from 'vitest';
 import type { ConvoUIMessage } from '../../src/ai/index.js';
-import { RESTATE_PART, restatedChunks, unpackRestate } from '../../src/ai/restate.js';
+import { RESTATE_PART, restateChunk, restatedChunks, unpackRestate } from '../../src/ai/restate.js';
 
 type Parts = ConvoUIMessage['parts'];
 const META = { convo: { actionId: 'act_1', server: 'github' } };
@@ -40,7 +40,7 @@ describe('restatedChunks: the chunks that rebuild a message on a page that start
       { type: 'reasoning', text: 'never written by the mapping' },
       { type: 'data-other', data: 1 },
     ] as unknown as Parts;
-    expect(restatedChunks(parts)).toEqual([
+    expect(restatedChunks(parts)).toStrictEqual([
       { type: 'text-start', id: 'restate-0' },
       { type: 'text-delta', id: 'restate-0', delta: 'Before ' },
       { type: 'text-end', id: 'restate-0' },
@@ -54,21 +54,20 @@ describe('restatedChunks: the chunks that rebuild a message on a page that start
       { type: 'start-step' },
       { type: 'finish-step' },
     ]);
-    expect(restatedChunks([])).toEqual([]);
+    expect(restatedChunks([])).toStrictEqual([]);
   });
 
   it('2.6 a tool asking for approval: its input (name, input, title, the action id), then the request', () => {
-    expect(restatedChunks([tool('approval-requested', { approval: { id: 'act_1:toolu_1' } })])).toEqual([
-      inputChunk,
-      { type: 'tool-approval-request', approvalId: 'act_1:toolu_1', toolCallId: 'toolu_1' },
-    ]);
+    expect(restatedChunks([tool('approval-requested', { approval: { id: 'act_1:toolu_1' } })])).toStrictEqual(
+      [inputChunk, { type: 'tool-approval-request', approvalId: 'act_1:toolu_1', toolCallId: 'toolu_1' }],
+    );
   });
 
   it('2.6 an answered approval: the request and the answer (approved or not)', () => {
     for (const approved of [true, false])
       expect(
         restatedChunks([tool('approval-responded', { approval: { id: 'act_1:toolu_1', approved } })]),
-      ).toEqual([
+      ).toStrictEqual([
         inputChunk,
         { type: 'tool-approval-request', approvalId: 'act_1:toolu_1', toolCallId: 'toolu_1' },
         { type: 'tool-approval-response', approvalId: 'act_1:toolu_1', approved },
@@ -84,31 +83,31 @@ describe('restatedChunks: the chunks that rebuild a message on a page that start
       dynamic: true,
     };
     const plain = { title: undefined, callProviderMetadata: undefined, input: 1 };
-    expect(restatedChunks([tool('output-available', { ...plain, output: { status: 'completed' } })])).toEqual(
-      [
-        bare,
-        {
-          type: 'tool-output-available',
-          toolCallId: 'toolu_1',
-          output: { status: 'completed' },
-          dynamic: true,
-        },
-      ],
-    );
-    expect(restatedChunks([tool('output-denied', plain)])).toEqual([
+    expect(
+      restatedChunks([tool('output-available', { ...plain, output: { status: 'completed' } })]),
+    ).toStrictEqual([
+      bare,
+      {
+        type: 'tool-output-available',
+        toolCallId: 'toolu_1',
+        output: { status: 'completed' },
+        dynamic: true,
+      },
+    ]);
+    expect(restatedChunks([tool('output-denied', plain)])).toStrictEqual([
       bare,
       { type: 'tool-output-denied', toolCallId: 'toolu_1' },
     ]);
-    expect(restatedChunks([tool('output-error', { ...plain, errorText: 'broke' })])).toEqual([
+    expect(restatedChunks([tool('output-error', { ...plain, errorText: 'broke' })])).toStrictEqual([
       bare,
       { type: 'tool-output-error', toolCallId: 'toolu_1', errorText: 'broke', dynamic: true },
     ]);
-    expect(restatedChunks([tool('input-available', plain)])).toEqual([bare]);
+    expect(restatedChunks([tool('input-available', plain)])).toStrictEqual([bare]);
   });
 
   it('a tool part sent malformed (no tool name, an approval without an id) is left out, not passed on', () => {
-    expect(restatedChunks([tool('input-available', { toolName: 7 })])).toEqual([]);
-    expect(restatedChunks([tool('approval-requested', { approval: { id: 3 } })])).toEqual([inputChunk]);
+    expect(restatedChunks([tool('input-available', { toolName: 7 })])).toStrictEqual([]);
+    expect(restatedChunks([tool('approval-requested', { approval: { id: 3 } })])).toStrictEqual([inputChunk]);
   });
 });
 
@@ -140,6 +139,18 @@ describe('unpackRestate', () => {
         { type: RESTATE_PART },
         end,
       ]),
-    ).toEqual([start, { type: 'start-step' }, end]);
+    ).toStrictEqual([start, { type: 'start-step' }, end]);
+  });
+});
+
+describe('restateChunk', () => {
+  it('carries the chunks in a transient data-convo-restate part, which a page showing the message passes by', () => {
+    const chunks = [{ type: 'start-step' as const }];
+    expect(restateChunk(chunks)).toStrictEqual({
+      type: 'data-convo-restate',
+      data: { chunks },
+      transient: true,
+    });
+    expect(RESTATE_PART).toBe('data-convo-restate');
   });
 });
