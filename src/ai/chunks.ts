@@ -1,4 +1,3 @@
-import type { UIMessageChunk } from 'ai';
 import {
   ApiError,
   type Interaction,
@@ -10,8 +9,7 @@ import {
   type TurnFailure,
   type TurnStreamEvent,
 } from '../index.js';
-import type { ConvoChunk, InteractionData } from './parts.js';
-import { restateChunk } from './restate.js';
+import type { ConvoChunk, ConvoUIMessage, InteractionData } from './parts.js';
 import { TextWriter } from './text.js';
 
 /** How a segment of a turn is mapped: which message it writes to, and what that message already shows. */
@@ -32,11 +30,11 @@ export interface SegmentContext {
   /** Tool decisions just sent, by tool call id: a rejected tool is marked denied at once. */
   decisions?: ReadonlyMap<string, boolean> | undefined;
   /**
-   * The chunks that rebuild the message this segment continues (`restatedChunks`): sent after `start` as a
-   * transient `data-convo-restate` part, which a page reading the segment again (a resume, after a reload)
+   * The parts of the message this segment continues: sent after `start` as a transient
+   * `data-convo-restate` part, which a page reading the segment again (a resume, after a reload)
    * unpacks, and a page that still shows the message passes by.
    */
-  restate?: UIMessageChunk[] | undefined;
+  restate?: ConvoUIMessage['parts'] | undefined;
 }
 
 /**
@@ -73,7 +71,8 @@ export async function* turnChunks(
       },
     },
   };
-  if (context.restate?.length) yield restateChunk(context.restate);
+  if (context.restate?.length)
+    yield { type: 'data-convo-restate', data: { parts: context.restate }, transient: true };
   for (const [toolCallId, ok] of context.decisions ?? []) {
     if (ok) approved.add(toolCallId);
     else yield { type: 'tool-output-denied', toolCallId };

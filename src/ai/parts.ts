@@ -60,11 +60,11 @@ export type ConvoDataParts = {
    */
   'convo-replace': { discardedChars: number };
   /**
-   * Transient, never in a message: the chunks that rebuild the message a continuation (after a tool
-   * approval) goes on with, for a page that reads the continuation again after a reload.
-   * `ConvoRouteTransport` unpacks it on a resume; a page that shows the message passes it by.
+   * Transient, never in a message: the parts of the message a continuation (after a tool approval) goes
+   * on with, for a page that reads the continuation again after a reload. `ConvoRouteTransport` writes
+   * them first on a resume; a page that shows the message passes the part by.
    */
-  'convo-restate': { chunks: UIMessageChunk[] };
+  'convo-restate': { parts: UIMessage['parts'] };
 };
 
 /** The message metadata the mapping writes, under `convo`. */

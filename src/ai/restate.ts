@@ -1,8 +1,8 @@
 import type { DynamicToolUIPart, UIMessageChunk } from 'ai';
-import type { ConvoChunk, ConvoUIMessage } from './parts.js';
+import type { ConvoUIMessage } from './parts.js';
 
-/** The data part that carries a message's parts as chunks, for a page that does not show them (transient). */
-export const RESTATE_PART = 'data-convo-restate';
+/** The data part that carries a message's parts, for a page that does not show them (transient). */
+const RESTATE_PART = 'data-convo-restate';
 
 /**
  * The chunks that rebuild `parts` (a message as this mapping writes it: text, steps, tool parts, `data-convo-*`
@@ -70,26 +70,19 @@ function toolChunks(part: DynamicToolUIPart): UIMessageChunk[] {
 }
 
 /**
- * The chunks of a UI message stream with each `data-convo-restate` part replaced by the chunks it carries:
- * what a page that reads a segment again (a resume) needs to rebuild the message the segment continues. A
- * page that still shows the message ignores the part (it is transient).
+ * The chunks of a UI message stream with each `data-convo-restate` part replaced by the chunks that write
+ * the parts it carries: what a page that reads a segment again (a resume) needs to rebuild the message the
+ * segment continues. A page that still shows the message ignores the part (it is transient).
  */
 export function unpackRestate(): TransformStream<UIMessageChunk, UIMessageChunk> {
   return new TransformStream({
     transform(chunk, controller) {
       if (chunk.type !== RESTATE_PART) return controller.enqueue(chunk);
-      const chunks = (chunk as { data?: { chunks?: unknown } }).data?.chunks;
-      if (!Array.isArray(chunks)) return;
-      for (const inner of chunks as unknown[])
-        if (typeof (inner as { type?: unknown } | null)?.type === 'string')
-          controller.enqueue(inner as UIMessageChunk);
+      const parts = (chunk as { data?: { parts?: unknown } }).data?.parts;
+      if (!Array.isArray(parts)) return;
+      // Only what has the shape of a message part: the parts came from a browser, through the route.
+      const shaped = parts.filter((part) => typeof (part as { type?: unknown } | null)?.type === 'string');
+      for (const out of restatedChunks(shaped)) controller.enqueue(out);
     },
   });
 }
-
-/** The transient chunk that carries `chunks` to a page reading the segment again. */
-export const restateChunk = (chunks: UIMessageChunk[]): ConvoChunk => ({
-  type: RESTATE_PART,
-  data: { chunks },
-  transient: true,
-});

@@ -20,7 +20,6 @@ import {
 import { MAX_PAUSED_READS, PausedReads } from './paused.js';
 import { type LiveTurn, liveTurn, type StopMode, segmentStream } from './readable.js';
 import { boundedRecords, type TurnRecordStore } from './records.js';
-import { restatedChunks } from './restate.js';
 import { checkChatId, checkMessages, invalid } from './validate.js';
 
 /** Options of `ConvoChatTransport`. */
@@ -194,7 +193,7 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
       tools: new Set(last.parts.flatMap((part) => (isToolPart(part) ? [part.toolCallId] : []))),
       decisions: new Map([...decisions.values()].flatMap((tools) => [...tools])),
       // What the page shows before the answer: a page reloaded while this segment streams has none of it.
-      restate: restatedChunks(last.parts),
+      restate: last.parts,
     };
     if (live) return this.#segment(live.turn, context, abortSignal);
     // The body of the first send: this transport's record of it, else this transport's own fields, never

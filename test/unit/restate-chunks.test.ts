@@ -1,7 +1,7 @@
 import type { UIMessageChunk } from 'ai';
 import { describe, expect, it } from 'vitest';
 import type { ConvoUIMessage } from '../../src/ai/index.js';
-import { RESTATE_PART, restateChunk, restatedChunks, unpackRestate } from '../../src/ai/restate.js';
+import { restatedChunks, unpackRestate } from '../../src/ai/restate.js';
 
 type Parts = ConvoUIMessage['parts'];
 const META = { convo: { actionId: 'act_1', server: 'github' } };
@@ -124,33 +124,26 @@ describe('unpackRestate', () => {
     return out;
   }
 
-  it('replaces the restate part by the chunks it carries, keeps every other chunk, drops what is not a chunk', async () => {
+  it('replaces the restate part by the chunks that write its parts, keeps every other chunk, skips what is not a part', async () => {
     const start = { type: 'start', messageId: 'm' };
     const end = { type: 'finish' };
+    const parts = [{ type: 'step-start' }, null, 'x', { type: 1 }, { type: 'text', text: 'a' }];
     expect(
       await through([
         start,
-        {
-          type: RESTATE_PART,
-          transient: true,
-          data: { chunks: [{ type: 'start-step' }, null, 'x', { type: 1 }] },
-        },
-        { type: RESTATE_PART, data: { chunks: 'not a list' } },
-        { type: RESTATE_PART },
+        { type: 'data-convo-restate', transient: true, data: { parts } },
+        { type: 'data-convo-restate', data: { parts: 'not a list' } },
+        { type: 'data-convo-restate' },
         end,
       ]),
-    ).toStrictEqual([start, { type: 'start-step' }, end]);
-  });
-});
-
-describe('restateChunk', () => {
-  it('carries the chunks in a transient data-convo-restate part, which a page showing the message passes by', () => {
-    const chunks = [{ type: 'start-step' as const }];
-    expect(restateChunk(chunks)).toStrictEqual({
-      type: 'data-convo-restate',
-      data: { chunks },
-      transient: true,
-    });
-    expect(RESTATE_PART).toBe('data-convo-restate');
+    ).toStrictEqual([
+      start,
+      { type: 'start-step' },
+      { type: 'text-start', id: 'restate-0' },
+      { type: 'text-delta', id: 'restate-0', delta: 'a' },
+      { type: 'text-end', id: 'restate-0' },
+      { type: 'finish-step' },
+      end,
+    ]);
   });
 });
