@@ -17,9 +17,10 @@ const root = resolve(fileURLToPath(import.meta.url), '../..');
 export const BUDGETS = [
   {
     name: 'Client + turns.stream',
-    // Just above what was measured: 33.1 KB up front, 41.9 KB one file. The one-file target of 35 KB is not
-    // met: 9.1 KB of it is ky, which performs every exchange (a dependency the project keeps, BENCHMARKS.md).
-    maxGzip: 33_200,
+    // Just above what was measured: 33.2 KB up front, 42.0 KB one file (a client that builds without its
+    // settings and names them at its first call cost 0.03 KB). The one-file target of 35 KB is not met: 9.1 KB
+    // of it is ky, which performs every exchange (a dependency the project keeps, BENCHMARKS.md).
+    maxGzip: 33_300,
     maxWholeGzip: 42_000,
     code: `import { Client } from 'convo-sdk';
 const client = new Client({ baseUrl: 'https://api.example.com', token: 'token' });
@@ -30,9 +31,10 @@ for await (const event of client.turns.stream('3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4
   {
     // `convo-sdk/ai` on a page that already streams turns: what it adds is budgeted on its own (`maxAdded`).
     name: 'Client + ConvoChatTransport (convo-sdk/ai)',
-    // Just above what was measured: 36.5 KB, 45.3 KB one file, 3.4 KB added.
-    maxGzip: 36_600,
-    maxWholeGzip: 45_400,
+    // Just above what was measured: 36.7 KB, 45.4 KB one file, 3.5 KB added (a continuation after a tool
+    // approval carries the message it continues, for a page reloaded while it streams: 0.1 KB).
+    maxGzip: 36_700,
+    maxWholeGzip: 45_500,
     addsTo: 'Client + turns.stream',
     maxAdded: 3_500,
     code: `import { Client } from 'convo-sdk';

@@ -1,6 +1,6 @@
 import type { ElicitationValidator } from './contract/elicitation.js';
 import { redactorOf } from './contract/redact.js';
-import { ValidationError, type ValidationIssue } from './errors/index.js';
+import { ValidationError } from './errors/index.js';
 import { loggerFromEnv, redactingLogger } from './http/console-logger.js';
 import { CLIENT_DEFAULTS as DEFAULTS } from './http/defaults.js';
 import { readEnv } from './http/env.js';
@@ -89,11 +89,16 @@ export class Client {
     this.baseUrl = baseUrl ?? '';
     this.#options = options;
     // One redactor of the token for every error and log line the client makes from what a service answered.
-    const redact = redactorOf(token ? [token] : []);
+    const redact = redactorOf([token]);
     const transport = new Transport({
       baseUrl,
       token,
-      unset: missingSettings(baseUrl, token),
+      // Missing settings fail every call (the first missing one named), not the construction.
+      unset: !baseUrl
+        ? configError('baseUrl', 'is required (or set CONVO_BASE_URL)')
+        : !token
+          ? configError('token', 'is required (or set CONVO_API_TOKEN)')
+          : undefined,
       redact,
       fetch: options.fetch,
       timeout: options.timeout ?? DEFAULTS.timeout,
@@ -159,18 +164,6 @@ function checkNumbers(options: ClientOptions): void {
   checkOption('maxRetryAfter', options.maxRetryAfter);
   checkOption('maxResponseBytes', options.maxResponseBytes);
   checkOption('maxTurnBytes', options.maxTurnBytes);
-}
-
-/** The error every call of a client without a base URL or token fails with; none when both are set. */
-function missingSettings(
-  baseUrl: string | undefined,
-  token: string | undefined,
-): ValidationError | undefined {
-  const issues: ValidationIssue[] = [];
-  if (!baseUrl) issues.push({ field: 'baseUrl', message: 'is required: pass it, or set CONVO_BASE_URL' });
-  if (!token) issues.push({ field: 'token', message: 'is required: pass it, or set CONVO_API_TOKEN' });
-  const [first, ...more] = issues;
-  return first ? new ValidationError([first, ...more]) : undefined;
 }
 
 function configError(field: string, message: string): ValidationError {

@@ -144,7 +144,7 @@ export class Transport {
     this.#settings = settings;
     this.#retry = { ...settings.retry, timeoutMs: settings.timeout };
     // Without a base URL no call is sent (`#create` throws `unset`): the placeholder only keeps the fields typed.
-    const given = settings.baseUrl ?? 'http://unset.invalid';
+    const given = settings.baseUrl ?? 'http://unset';
     const base = given.endsWith('/') ? given : `${given}/`;
     this.#base = new URL('api/v1/', base);
     this.#href = this.#base.href;

@@ -16,7 +16,7 @@ async function withoutEnv<T>(body: () => Promise<T>): Promise<T> {
 }
 
 describe('a client without its settings builds, and its first call names what is missing', () => {
-  it('no base URL nor token: constructs; every call fails with a ValidationError naming both, nothing sent', async () => {
+  it('no base URL nor token: constructs; every call fails with a ValidationError naming the base URL first, nothing sent', async () => {
     await withoutEnv(async () => {
       const { fetch, requests } = fakeFetch(ok({}));
       const client = new Client({ fetch });
@@ -26,9 +26,7 @@ describe('a client without its settings builds, and its first call names what is
         const error = await call().catch((e: unknown) => e);
         expect(error).toBeInstanceOf(ValidationError);
         expect((error as ValidationError).field).toBe('baseUrl');
-        expect((error as ValidationError).message).toContain('CONVO_BASE_URL');
-        expect((error as ValidationError).issues.map((issue) => issue.field)).toEqual(['baseUrl', 'token']);
-        expect((error as ValidationError).issues[1]?.message).toContain('CONVO_API_TOKEN');
+        expect((error as ValidationError).message).toBe('baseUrl: is required (or set CONVO_BASE_URL)');
       }
       const stream = client.turns.stream('0b0e3c1a-5f7e-4c52-9d8e-1f2a3b4c5d6e', { content: 'hi' });
       await expect(stream.finalTurn()).rejects.toBeInstanceOf(ValidationError);
@@ -43,7 +41,7 @@ describe('a client without its settings builds, and its first call names what is
       expect(client.baseUrl).toBe('https://a.test');
       const error = await client.skills.get(1).catch((e: unknown) => e);
       expect(error).toMatchObject({ name: 'ValidationError', field: 'token' });
-      expect((error as Error).message).toBe('token: is required: pass it, or set CONVO_API_TOKEN');
+      expect((error as Error).message).toBe('token: is required (or set CONVO_API_TOKEN)');
       expect(requests).toHaveLength(0);
     });
   });
@@ -52,7 +50,7 @@ describe('a client without its settings builds, and its first call names what is
     await withoutEnv(async () => {
       const client = new Client({ token: 't', fetch: fakeFetch(ok({})).fetch });
       const error = await client.skills.get(1).catch((e: unknown) => e);
-      expect((error as Error).message).toBe('baseUrl: is required: pass it, or set CONVO_BASE_URL');
+      expect((error as Error).message).toBe('baseUrl: is required (or set CONVO_BASE_URL)');
     });
   });
 
