@@ -29,6 +29,8 @@ export default {
     'src/stream/sse.ts',
     'src/ai/paused.ts',
     'src/ai/text.ts',
+    'src/ai/restate.ts',
+    'src/ai/history.ts',
     'src/mock/inspector/masking.ts',
     'src/conformance/failures.ts',
     'src/conformance/sanitize.ts',

@@ -58,7 +58,10 @@ export interface ClientOptions {
 
 /** The client of the Conversational AI Service API v1. */
 export class Client {
-  /** The base URL requests go to. */
+  /**
+   * The base URL requests go to: the option, else `CONVO_BASE_URL` as read at construction; `''` when
+   * neither was set (the client then builds, and its first call fails with a `ValidationError`).
+   */
   readonly baseUrl: string;
   /** Skills: reusable instructions (4.1). */
   readonly skills: Skills;
@@ -70,22 +73,32 @@ export class Client {
   readonly actions: Actions;
   readonly #options: ClientOptions;
 
+  /**
+   * A client of `options`. A value given (or in the environment) that is wrong throws a `ValidationError`
+   * here; a base URL or token missing from both does not, so that a module building its client can load
+   * where the service's settings are absent (`next build`, a test that never calls): every call then fails
+   * with a `ValidationError` naming the setting (`CONVO_BASE_URL`, `CONVO_API_TOKEN`), before anything is sent.
+   */
   constructor(options: ClientOptions = {}) {
     const baseUrl = options.baseUrl ?? readEnv('CONVO_BASE_URL');
     const token = options.token ?? readEnv('CONVO_API_TOKEN');
-    if (!baseUrl) throw configError('baseUrl', 'is required (or set CONVO_BASE_URL)');
-    checkBaseUrl(baseUrl);
-    if (!token) throw configError('token', 'is required (or set CONVO_API_TOKEN)');
-    checkHeader('token', 'authorization', token);
+    if (baseUrl) checkBaseUrl(baseUrl);
+    if (token) checkHeader('token', 'authorization', token);
     checkHeaders('headers', options.headers);
     checkNumbers(options);
-    this.baseUrl = baseUrl;
+    this.baseUrl = baseUrl ?? '';
     this.#options = options;
     // One redactor of the token for every error and log line the client makes from what a service answered.
     const redact = redactorOf([token]);
     const transport = new Transport({
       baseUrl,
       token,
+      // Missing settings fail every call (the first missing one named), not the construction.
+      unset: !baseUrl
+        ? configError('baseUrl', 'is required (or set CONVO_BASE_URL)')
+        : !token
+          ? configError('token', 'is required (or set CONVO_API_TOKEN)')
+          : undefined,
       redact,
       fetch: options.fetch,
       timeout: options.timeout ?? DEFAULTS.timeout,

@@ -9,7 +9,7 @@ import {
   type TurnFailure,
   type TurnStreamEvent,
 } from '../index.js';
-import type { ConvoChunk, InteractionData } from './parts.js';
+import type { ConvoChunk, ConvoUIMessage, InteractionData } from './parts.js';
 import { TextWriter } from './text.js';
 
 /** How a segment of a turn is mapped: which message it writes to, and what that message already shows. */
@@ -29,6 +29,12 @@ export interface SegmentContext {
   after?: string | undefined;
   /** Tool decisions just sent, by tool call id: a rejected tool is marked denied at once. */
   decisions?: ReadonlyMap<string, boolean> | undefined;
+  /**
+   * The parts of the message this segment continues: sent after `start` as a transient
+   * `data-convo-restate` part, which a page reading the segment again (a resume, after a reload)
+   * unpacks, and a page that still shows the message passes by.
+   */
+  restate?: ConvoUIMessage['parts'] | undefined;
 }
 
 /**
@@ -65,6 +71,8 @@ export async function* turnChunks(
       },
     },
   };
+  if (context.restate?.length)
+    yield { type: 'data-convo-restate', data: { parts: context.restate }, transient: true };
   for (const [toolCallId, ok] of context.decisions ?? []) {
     if (ok) approved.add(toolCallId);
     else yield { type: 'tool-output-denied', toolCallId };
@@ -157,6 +165,13 @@ function partIds(messageId: string): () => string {
   return () => `${messageId}-${segment}-${n++}`;
 }
 
+/** A tool part's title: the tool and its server. */
+export const toolTitle = (call: ToolCall): string => `${call.name} (${call.server})`;
+
+/** A tool part's output: the status (and detail) of the step that ran it. */
+export const toolOutput = (step: Step): { status: string; detail?: unknown } =>
+  step.detail === undefined ? { status: step.status } : { status: step.status, detail: step.detail };
+
 /** A tool call as the AI SDK's dynamic tool part, titled with its server. */
 function toolInput(call: ToolCall) {
   return {
@@ -165,7 +180,7 @@ function toolInput(call: ToolCall) {
     toolName: call.name,
     input: call.input,
     dynamic: true,
-    title: `${call.name} (${call.server})`,
+    title: toolTitle(call),
   } as const;
 }
 
@@ -178,9 +193,12 @@ function* stepChunks(step: Step, tools: Set<string>, approved: Set<string>): Gen
       yield toolInput(call);
     }
     approved.delete(call.tool_use_id);
-    const output =
-      step.detail === undefined ? { status: step.status } : { status: step.status, detail: step.detail };
-    yield { type: 'tool-output-available', toolCallId: call.tool_use_id, output, dynamic: true };
+    yield {
+      type: 'tool-output-available',
+      toolCallId: call.tool_use_id,
+      output: toolOutput(step),
+      dynamic: true,
+    };
   }
 }
 

@@ -1,11 +1,13 @@
 /**
  * `convo-sdk/ai`: chat UIs on the AI SDK (`ai`). `ConvoChatTransport` lets `useChat` (and the `Chat` of
  * every binding) drive the service; `toUIMessageStream` answers `useChat`'s default transport from a
- * server route; `messageText` gives what to show of a message.
+ * server route; `messageText` gives what to show of a message; `toUIMessages` gives a chat's saved turns
+ * as `useChat` messages.
  *
  * @module
  */
 export { answerInteraction } from './answer.js';
+export { chatMessagesToUI, type HistoryOptions, toUIMessages } from './history.js';
 export {
   type ConvoChunk,
   type ConvoDataParts,

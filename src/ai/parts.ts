@@ -59,6 +59,12 @@ export type ConvoDataParts = {
    * `messageText` shows only what follows the last one.
    */
   'convo-replace': { discardedChars: number };
+  /**
+   * Transient, never in a message: the parts of the message a continuation (after a tool approval) goes
+   * on with, for a page that reads the continuation again after a reload. `ConvoRouteTransport` writes
+   * them first on a resume; a page that shows the message passes the part by.
+   */
+  'convo-restate': { parts: UIMessage['parts'] };
 };
 
 /** The message metadata the mapping writes, under `convo`. */

@@ -192,6 +192,8 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
       shown: messageText(last),
       tools: new Set(last.parts.flatMap((part) => (isToolPart(part) ? [part.toolCallId] : []))),
       decisions: new Map([...decisions.values()].flatMap((tools) => [...tools])),
+      // What the page shows before the answer: a page reloaded while this segment streams has none of it.
+      restate: last.parts,
     };
     if (live) return this.#segment(live.turn, context, abortSignal);
     // The body of the first send: this transport's record of it, else this transport's own fields, never

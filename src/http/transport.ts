@@ -45,8 +45,12 @@ export interface RequestOptions {
 
 /** The settings a transport runs with. */
 export interface TransportSettings {
-  baseUrl: string;
-  token: string;
+  /** Absent only with `unset`. */
+  baseUrl: string | undefined;
+  /** Absent only with `unset`. */
+  token: string | undefined;
+  /** What the client lacks (a base URL, a token): every call fails with it, before anything is sent. */
+  unset?: ValidationError | undefined;
   fetch: ((input: Request | URL | string, init?: RequestInit) => Promise<Response>) | undefined;
   timeout: number;
   headers: Record<string, string>;
@@ -139,7 +143,9 @@ export class Transport {
   constructor(settings: TransportSettings) {
     this.#settings = settings;
     this.#retry = { ...settings.retry, timeoutMs: settings.timeout };
-    const base = settings.baseUrl.endsWith('/') ? settings.baseUrl : `${settings.baseUrl}/`;
+    // Without a base URL no call is sent (`#create` throws `unset`): the placeholder only keeps the fields typed.
+    const given = settings.baseUrl ?? 'http://unset';
+    const base = given.endsWith('/') ? given : `${given}/`;
     this.#base = new URL('api/v1/', base);
     this.#href = this.#base.href;
   }
@@ -251,6 +257,7 @@ export class Transport {
    * next call.
    */
   async #create(): Promise<KyInstance> {
+    if (this.#settings.unset) throw this.#settings.unset;
     let ky: typeof import('ky').default;
     try {
       ky = (await import('ky')).default;

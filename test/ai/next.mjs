@@ -2,7 +2,9 @@
 // app/api/chat, a page on useChat with ConvoRouteTransport), built with `next build` from the packed
 // package and served by `next start`, driven in headless Chromium (Debian's /usr/bin/chromium) against the
 // package's convo-mock: streamed text equal to the saved turn, a tool approval, Stop cancelling the turn
-// (the next message accepted), and a reload mid-turn that resumes live and ends with the saved text.
+// (the next message accepted), a reload mid-turn that shows the saved conversation and resumes the running
+// turn live to its saved text, and a reload while a turn goes on after a tool approval. `next build` runs
+// without the service's environment (no CONVO_BASE_URL, no token), as a CI build does.
 // Skips (exit 0) without Chromium.
 
 import { spawn } from 'node:child_process';
@@ -72,13 +74,21 @@ await runChatApp('next', 'ai-chat-next.png', async ({ results, logs, closing, on
     cpSync(join(example, file), join(project.dir, file), { recursive: true });
   const mock = await startMock(project.dir, ['--token', TOKEN]);
   closing('the mock', () => mock.stop());
-  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', CONVO_BASE_URL: mock.url, CONVO_TOKEN: TOKEN };
+  const { CONVO_BASE_URL, CONVO_API_TOKEN, CONVO_TOKEN, ...unset } = process.env;
+  const env = {
+    ...unset,
+    NEXT_TELEMETRY_DISABLED: '1',
+    CONVO_BASE_URL: mock.url,
+    CONVO_API_TOKEN: TOKEN,
+    CONVO_TOKEN: TOKEN,
+  };
+  // The build evaluates the routes' modules, which create their clients: without the service's settings.
   const build = await mustRun(
     process.execPath,
     [join('node_modules', 'next', 'dist', 'bin', 'next'), 'build'],
     {
       cwd: project.dir,
-      env,
+      env: { ...unset, NEXT_TELEMETRY_DISABLED: '1' },
       timeoutMs: 150_000,
     },
   );
@@ -136,7 +146,8 @@ await runChatApp('next', 'ai-chat-next.png', async ({ results, logs, closing, on
   });
 
   await step('a reload mid-turn resumes live and ends with the saved text', async () => {
-    await send('[[mock:words n=40]] [[mock:slow ms=50]] a long one');
+    // Long enough (6 s) that the page reloads, loads its history and resumes before the turn ends.
+    await send('[[mock:words n=60]] [[mock:slow ms=100]] a long one');
     const before = assistants().nth(4);
     await page.waitForFunction(
       () =>
@@ -147,14 +158,46 @@ await runChatApp('next', 'ai-chat-next.png', async ({ results, logs, closing, on
     );
     await before.waitFor();
     await page.reload();
-    const resumed = assistants().first();
+    // The saved turns come back from the history, the running one from the resume, once.
+    const resumed = assistants().nth(4);
     await resumed.waitFor({ timeout: 15_000 });
     const seen = await completed(resumed);
     if (seen.size < 3) throw new Error(`only ${seen.size} states of the text after the reload: not live`);
     await sameAsSaved(resumed);
+    for (const n of [0, 1, 3]) await sameAsSaved(assistants().nth(n));
     if (await page.locator('#error').count()) throw new Error(await page.locator('#error').textContent());
     const statuses = (await listing()).map((turn) => turn.status);
     if (statuses.length !== 5) throw new Error(`${statuses.length} turns on the service, not 5`);
+    const count = await assistants().count();
+    if (count !== 5) throw new Error(`${count} assistant messages after the reload, not 5`);
   });
+
+  await step(
+    'a reload while the turn goes on after a tool approval shows the tool and the saved text',
+    async () => {
+      await send('[[mock:tool_approval]] [[mock:words n=60]] [[mock:slow ms=100]] look it up');
+      const message = assistants().nth(5);
+      await message.locator('button.approve').click({ timeout: 10_000 });
+      await page.waitForFunction(
+        () =>
+          (
+            document.querySelectorAll('article[data-role="assistant"]')[5]?.querySelector('.text')
+              ?.textContent ?? ''
+          ).split(' ').length > 4,
+        null,
+        { timeout: 10_000 },
+      );
+      await page.reload();
+      const resumed = assistants().nth(5);
+      await resumed.waitFor({ timeout: 15_000 });
+      await completed(resumed);
+      const state = await resumed.locator('.tool').getAttribute('data-state', { timeout: 5_000 });
+      if (state !== 'output-available') throw new Error(`the tool part is ${state}`);
+      await sameAsSaved(resumed);
+      if (await page.locator('#error').count()) throw new Error(await page.locator('#error').textContent());
+      const count = await assistants().count();
+      if (count !== 6) throw new Error(`${count} assistant messages after the reload, not 6`);
+    },
+  );
   await screenshot(page, 'ai-chat-next.png');
 });

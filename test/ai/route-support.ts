@@ -47,7 +47,11 @@ export async function until(condition: () => boolean, what: string, turns = 20_0
  * A page: `useChat`'s `Chat` on `ConvoRouteTransport`, its requests answered by `handle`. `reload()` closes
  * its open responses the way a reload does: the route sees the request go, and no stop.
  */
-export function page(id: string, handle: (request: Request) => Promise<Response>) {
+export function page(
+  id: string,
+  handle: (request: Request) => Promise<Response>,
+  makeChat: (init: PageChatInit) => PageChat = (init) => new Chat<ConvoUIMessage>(init),
+) {
   const open = new Set<ReadableStreamDefaultController<Uint8Array>>();
   const sent: string[] = [];
   const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -76,7 +80,7 @@ export function page(id: string, handle: (request: Request) => Promise<Response>
     });
     return new Response(body, { status: response.status, headers: response.headers });
   };
-  const chat = new Chat<ConvoUIMessage>({
+  const chat = makeChat({
     id,
     transport: new ConvoRouteTransport({ api: 'http://app.test/api/chat', fetch }),
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
@@ -92,6 +96,27 @@ export function page(id: string, handle: (request: Request) => Promise<Response>
   };
   return { chat, sent, last, text, reload };
 }
+
+/** What `page()` gives the `Chat` it makes. */
+export interface PageChatInit {
+  id: string;
+  transport: ConvoRouteTransport;
+  sendAutomaticallyWhen: typeof lastAssistantMessageIsCompleteWithApprovalResponses;
+  messages?: ConvoUIMessage[];
+}
+
+/** What a page's test reads of its `Chat` (AI SDK 7's, or 6's cast to it). */
+export type PageChat = Pick<
+  Chat<ConvoUIMessage>,
+  | 'messages'
+  | 'status'
+  | 'error'
+  | 'sendMessage'
+  | 'addToolApprovalResponse'
+  | 'stop'
+  | 'resumeStream'
+  | 'dispose'
+>;
 
 /** A page of `page()`. */
 export type Page = ReturnType<typeof page>;

@@ -107,9 +107,17 @@ describe('input checks before sending', () => {
     expect(requests).toHaveLength(0);
   });
 
-  it('a client without baseUrl or token says which is missing', () => {
-    expect(() => new Client({ token: 't' })).toThrow(/baseUrl/);
-    expect(() => new Client({ baseUrl: 'https://a.test' })).toThrow(/token/);
-    expect(() => new Client({ baseUrl: 'not a url', token: 't' })).toThrow(/absolute URL/);
+  it('a client without baseUrl or token builds, and its first call says which is missing', async () => {
+    const saved = { base: process.env.CONVO_BASE_URL, token: process.env.CONVO_API_TOKEN };
+    delete process.env.CONVO_BASE_URL;
+    delete process.env.CONVO_API_TOKEN;
+    try {
+      await expect(new Client({ token: 't' }).skills.get(1)).rejects.toThrow(/baseUrl/);
+      await expect(new Client({ baseUrl: 'https://a.test' }).skills.get(1)).rejects.toThrow(/token/);
+      expect(() => new Client({ baseUrl: 'not a url', token: 't' })).toThrow(/absolute URL/);
+    } finally {
+      if (saved.base !== undefined) process.env.CONVO_BASE_URL = saved.base;
+      if (saved.token !== undefined) process.env.CONVO_API_TOKEN = saved.token;
+    }
   });
 });

@@ -1,6 +1,8 @@
 'use client';
-// The chat page: useChat on ConvoRouteTransport. Its chat id is in the URL (?chat=), so a reload opens the
-// same chat and `resume: true` follows the turn still running; Stop cancels it on the service.
+// The chat page: useChat on ConvoRouteTransport. The server creates the chat (POST /api/chats) and the page
+// keeps its id in the URL (?chat=), so a reload opens the same chat: its saved turns come from
+// GET /api/chats?id= (toUIMessages) into useChat({ messages }), and `resume` follows the turn
+// still running, after a tool approval too. Stop cancels the turn on the service.
 import { useChat } from '@ai-sdk/react';
 import {
   type ChatAddToolApproveResponseFunction,
@@ -12,29 +14,44 @@ import { createElement as h, type ReactNode, useEffect, useState } from 'react';
 
 const transport = new ConvoRouteTransport({ api: '/api/chat' });
 
-/** The page: finds or creates its chat, then shows it. */
-export default function Page(): ReactNode {
-  const [id, setId] = useState<string>();
-  useEffect(() => {
-    const url = new URL(location.href);
-    const known = url.searchParams.get('chat');
-    if (known) return setId(known);
-    void fetch('/api/chats', { method: 'POST' })
-      .then((response) => response.json() as Promise<{ id: string }>)
-      .then((chat) => {
-        url.searchParams.set('chat', chat.id);
-        history.replaceState(null, '', url);
-        setId(chat.id);
-      });
-  }, []);
-  return id ? h(ChatView, { id }) : h('p', { id: 'status' }, 'opening');
+/** A chat to show: its id, and its saved turns as messages. */
+interface Opened {
+  id: string;
+  messages: ConvoUIMessage[];
 }
 
-function ChatView(props: { id: string }): ReactNode {
+/** The chat of the URL with its history, or a new one the server creates. */
+async function open(): Promise<Opened> {
+  const url = new URL(location.href);
+  const known = url.searchParams.get('chat');
+  if (known) {
+    const response = await fetch(`/api/chats?id=${encodeURIComponent(known)}`);
+    if (response.ok) return { id: known, messages: (await response.json()) as ConvoUIMessage[] };
+  }
+  const response = await fetch('/api/chats', { method: 'POST' });
+  const { id } = (await response.json()) as { id: string };
+  url.searchParams.set('chat', id);
+  history.replaceState(null, '', url);
+  return { id, messages: [] };
+}
+
+/** The page: opens its chat, then shows it. */
+export default function Page(): ReactNode {
+  const [opened, setOpened] = useState<Opened>();
+  useEffect(() => {
+    void open().then(setOpened);
+  }, []);
+  return opened ? h(ChatView, opened) : h('p', { id: 'status' }, 'opening');
+}
+
+function ChatView(props: Opened): ReactNode {
   const chat = useChat<ConvoUIMessage>({
     id: props.id,
+    messages: props.messages,
     transport,
-    resume: true,
+    // A history that ends with a prompt has its turn still running: resume it. One that ends with an answer
+    // has none (resuming a turn that ended since would write its answer a second time).
+    resume: props.messages.at(-1)?.role === 'user',
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
   });
   const [input, setInput] = useState('');
