@@ -3,8 +3,6 @@ import { ValidationError } from '../errors/index.js';
 
 /** Largest `captureContent.maxBytes`: 1 MiB per attribute. */
 const MAX_CONTENT_BYTES = 1_048_576;
-/** What `captureContent: true` keeps of each prompt and answer, in UTF-8 bytes. */
-export const DEFAULT_CONTENT_BYTES = 8_192;
 
 /**
  * OpenTelemetry traces and metrics of the client's calls (docs/observability.md). With no provider
@@ -45,13 +43,6 @@ export function checkTelemetry(options: unknown): TelemetryOptions | undefined {
       throw bad('telemetry.captureContent', `must be a boolean or { maxBytes } of 1 to ${MAX_CONTENT_BYTES}`);
   }
   return options as TelemetryOptions;
-}
-
-/** The byte bound of recorded content, or `undefined` when content is not recorded. */
-export function contentBytes(options: TelemetryOptions | undefined): number | undefined {
-  const capture = options?.captureContent;
-  if (!capture) return undefined;
-  return capture === true ? DEFAULT_CONTENT_BYTES : capture.maxBytes;
 }
 
 function hasMethod(value: unknown, name: string): boolean {

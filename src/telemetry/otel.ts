@@ -1,21 +1,25 @@
-import {
-  type Attributes,
-  type Context,
-  type Counter,
-  context,
-  type Histogram,
-  metrics,
-  propagation,
-  type Span,
+import type * as Api from '@opentelemetry/api';
+import type {
+  Attributes,
+  Context,
+  Counter,
+  Histogram,
+  Span,
   SpanKind,
   SpanStatusCode,
-  type Tracer,
-  type TracerProvider,
-  trace,
+  Tracer,
+  TracerProvider,
 } from '@opentelemetry/api';
 import type { Redactor } from '../contract/redact.js';
 import { ATTR, EVENT, METRIC, PROVIDER, SCOPE } from './names.js';
-import { contentBytes, type TelemetryOptions } from './options.js';
+import type { TelemetryOptions } from './options.js';
+
+/** The API's enum values, as numbers: its module is handed in (`gate.ts` imports it), never imported here. */
+const CLIENT = 2 as SpanKind.CLIENT;
+const INTERNAL = 0 as SpanKind.INTERNAL;
+const ERROR = 2 as SpanStatusCode.ERROR;
+/** What `captureContent: true` keeps of each prompt and answer, in UTF-8 bytes. */
+const DEFAULT_CONTENT_BYTES = 8_192;
 
 /** One call of an endpoint, as its span names it. */
 export interface CallInfo {
@@ -61,6 +65,8 @@ const abandoned = new FinalizationRegistry<TurnTrace>((turn) => turn.close({ out
  * with its events, and the metrics. Loaded by `gate.ts` only once something records.
  */
 export class Telemetry {
+  /** `@opentelemetry/api`, as loaded with this module. */
+  readonly api: typeof Api;
   readonly #options: TelemetryOptions | undefined;
   readonly #redact: Redactor;
   readonly #server: Attributes;
@@ -70,25 +76,27 @@ export class Telemetry {
   #tracer: { provider: TracerProvider; tracer: Tracer } | undefined;
   #instruments: { provider: object; instruments: Instruments } | undefined;
 
-  constructor(options: TelemetryOptions | undefined, base: URL, redact: Redactor) {
+  constructor(api: typeof Api, options: TelemetryOptions | undefined, base: URL, redact: Redactor) {
+    this.api = api;
     this.#options = options;
     this.#redact = redact;
     this.#href = base.href;
     const port = base.port ? Number(base.port) : base.protocol === 'https:' ? 443 : 80;
     this.#server = { [ATTR.serverAddress]: base.hostname, [ATTR.serverPort]: port };
-    this.contentBytes = contentBytes(options);
+    const capture = options?.captureContent;
+    this.contentBytes = capture ? (capture === true ? DEFAULT_CONTENT_BYTES : capture.maxBytes) : undefined;
   }
 
   /** The tracer of the given provider, else of the registered one (read each time: it may be registered late). */
   tracer(): Tracer {
-    const provider = this.#options?.tracerProvider ?? trace.getTracerProvider();
+    const provider = this.#options?.tracerProvider ?? this.api.trace.getTracerProvider();
     if (this.#tracer?.provider !== provider) this.#tracer = { provider, tracer: provider.getTracer(SCOPE) };
     return this.#tracer.tracer;
   }
 
   /** The instruments of the given meter provider, else of the registered one. */
   instruments(): Instruments {
-    const provider = this.#options?.meterProvider ?? metrics.getMeterProvider();
+    const provider = this.#options?.meterProvider ?? this.api.metrics.getMeterProvider();
     if (this.#instruments?.provider === provider) return this.#instruments.instruments;
     const meter = provider.getMeter(SCOPE);
     const instruments: Instruments = {
@@ -140,7 +148,8 @@ export class Telemetry {
       ...this.common({ ...info, method: '', path: '' }),
       [ATTR.conversation]: info.chatId,
     };
-    const span = this.tracer().startSpan(info.name, { kind: SpanKind.INTERNAL, attributes });
+    const span = this.tracer().startSpan(info.name, { kind: INTERNAL, attributes });
+    const { context, trace } = this.api;
     try {
       return await context.with(trace.setSpan(context.active(), span), fn);
     } catch (error) {
@@ -205,8 +214,9 @@ export class CallSpan {
       attributes[ATTR.inputMessages] = messages('user', text);
       if (cut) attributes[ATTR.truncated] = true;
     }
+    const { context, trace } = telemetry.api;
     const parent = context.active();
-    this.span = telemetry.tracer().startSpan(info.name, { kind: SpanKind.CLIENT, attributes }, parent);
+    this.span = telemetry.tracer().startSpan(info.name, { kind: CLIENT, attributes }, parent);
     this.context = trace.setSpan(parent, this.span);
   }
 
@@ -217,6 +227,7 @@ export class CallSpan {
   headers(headers: Readonly<Record<string, string>> | undefined): Record<string, string> | undefined {
     if (!this.#telemetry.propagates) return headers;
     const carrier: Record<string, string> = {};
+    const { propagation, trace } = this.#telemetry.api;
     propagation.inject(this.context, carrier);
     // No propagator registered (a provider given as an option only): the W3C header, written here.
     if (!carrier.traceparent) {
@@ -353,7 +364,7 @@ export class TurnTrace extends CallSpan {
     const action = (body as { action_id?: unknown } | undefined)?.action_id;
     if (typeof action === 'string') attributes[ATTR.actionId] = action;
     this.span.addEvent(EVENT.answered, attributes);
-    return context.with(this.context, send);
+    return this.telemetry.api.context.with(this.context, send);
   }
 
   /** Ends the span once, however reading ended: `outcome` says how, `error` what failed. */
@@ -430,7 +441,7 @@ function failed(span: Span, error: unknown): string {
     typeof code === 'string' && code ? code : error instanceof Error ? error.name || 'Error' : '_OTHER';
   if (typeof status === 'number' && status > 0) span.setAttribute(ATTR.status, status);
   span.setAttribute(ATTR.errorType, type);
-  span.setStatus({ code: SpanStatusCode.ERROR, message: type });
+  span.setStatus({ code: ERROR, message: type });
   return type;
 }
 
