@@ -207,7 +207,13 @@ export class Transport {
   #repeat<T>(call: Omit<Call<unknown>, 'schema'>, run: Run | undefined, attempt: (n: number) => Promise<T>) {
     const options = call.options;
     const told = run?.attempt;
-    return retrying(told ? (n) => (told(n), attempt(n)) : attempt, {
+    const observed = told
+      ? (n: number) => {
+          told(n);
+          return attempt(n);
+        }
+      : attempt;
+    return retrying(observed, {
       deadline: run?.deadline,
       resumed: run?.resumed,
       kind: call.kind,
