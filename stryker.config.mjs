@@ -1,6 +1,7 @@
 // Mutation testing of the retry policy, the error mapping, the fold, the delta decoding, the stream's
 // mapping and re-opening, pagination, the answer endpoints, the redaction rule, a turn's shared cancels,
-// the SSE reader (watchdog, bounds), the AI transport's paused reads and text fold, the inspector's mask:
+// the SSE reader (watchdog, bounds), the AI transport's paused reads and text fold, the inspector's mask,
+// the telemetry (spans, metrics, the option, the route's spans, the inspector's trace id):
 // `npm run test:mutation`, or one file: `npm run test:mutation -- --mutate src/http/policy.ts`.
 // Slow (minutes per file) and not part of `npm test`; the figures are in RELIABILITY.md.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
@@ -29,6 +30,12 @@ export default {
     'src/ai/paused.ts',
     'src/ai/text.ts',
     'src/mock/inspector/masking.ts',
+    'src/telemetry/options.ts',
+    'src/telemetry/gate.ts',
+    'src/telemetry/otel.ts',
+    'src/turn/traced.ts',
+    'src/ai/route-spans.ts',
+    'src/mock/inspector/trace-context.ts',
   ],
   coverageAnalysis: 'perTest',
   concurrency: 2,

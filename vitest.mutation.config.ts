@@ -8,6 +8,13 @@ import base from './vitest.config.js';
 export default defineConfig({
   test: {
     ...base.test,
-    include: ['test/unit/**/*.test.ts', 'test/transport/surface.test.ts', 'test/transport/hostile.test.ts'],
+    include: [
+      'test/unit/**/*.test.ts',
+      'test/transport/surface.test.ts',
+      'test/transport/hostile.test.ts',
+      // The telemetry's tests: the real OpenTelemetry SDK against the mock over loopback, a few seconds.
+      'test/telemetry/**/*.test.ts',
+      'test/ai/route-spans*.test.ts',
+    ],
   },
 });
