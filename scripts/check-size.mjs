@@ -17,10 +17,12 @@ const root = resolve(fileURLToPath(import.meta.url), '../..');
 export const BUDGETS = [
   {
     name: 'Client + turns.stream',
-    // Just above what was measured: 33.1 KB up front, 41.9 KB one file. The one-file target of 35 KB is not
-    // met: 9.1 KB of it is ky, which performs every exchange (a dependency the project keeps, BENCHMARKS.md).
-    maxGzip: 33_200,
-    maxWholeGzip: 42_000,
+    // Just above what was measured: 34.2 KB up front, 51.8 KB one file. The one-file target of 35 KB is not
+    // met: 9.1 KB of it is ky, which performs every exchange (a dependency the project keeps, BENCHMARKS.md),
+    // and 8.5 KB the telemetry (`@opentelemetry/api` 5.4 KB and the recorder 3.1 KB), which a split build
+    // loads only when a provider is registered; telemetry adds 1.1 KB up front (33.2 KB before it).
+    maxGzip: 34_300,
+    maxWholeGzip: 51_800,
     code: `import { Client } from 'convo-sdk';
 const client = new Client({ baseUrl: 'https://api.example.com', token: 'token' });
 for await (const event of client.turns.stream('3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d', { content: 'Hello' })) {
@@ -30,9 +32,9 @@ for await (const event of client.turns.stream('3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4
   {
     // `convo-sdk/ai` on a page that already streams turns: what it adds is budgeted on its own (`maxAdded`).
     name: 'Client + ConvoChatTransport (convo-sdk/ai)',
-    // Just above what was measured: 36.5 KB, 45.3 KB one file, 3.4 KB added.
-    maxGzip: 36_600,
-    maxWholeGzip: 45_400,
+    // Just above what was measured: 37.6 KB, 55.1 KB one file (the telemetry's chunks included), 3.4 KB added.
+    maxGzip: 37_700,
+    maxWholeGzip: 55_200,
     addsTo: 'Client + turns.stream',
     maxAdded: 3_500,
     code: `import { Client } from 'convo-sdk';
