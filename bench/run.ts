@@ -18,8 +18,9 @@ const BENCHES = [
   'mock-load',
   'stream-rss',
   'ai-mapping',
+  'telemetry',
 ];
-const OWN_SECTION = new Set(['stream-rss', 'ai-mapping']);
+const OWN_SECTION = new Set(['stream-rss', 'ai-mapping', 'telemetry']);
 const file = new URL('../BENCHMARKS.md', import.meta.url);
 
 const only = process.argv.slice(2);
