@@ -1,4 +1,11 @@
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import {
+  type Context,
+  propagation,
+  SpanKind,
+  SpanStatusCode,
+  type TextMapPropagator,
+} from '@opentelemetry/api';
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { describe, expect, it } from 'vitest';
 import { createChatRoute } from '../../src/ai/index.js';
 import { serverSpan } from '../../src/ai/route-spans.js';
@@ -125,5 +132,64 @@ describe('serverSpan', () => {
     expect(stop.status).toBe(200);
     await stop.text();
     expect(otel.span('chat.stop').spanContext().traceId).toBe(TRACE);
+  });
+
+  it('a 500 is an error, a 499 is not; a body that fails marks the span with its error', async () => {
+    for (const [status, error] of [
+      [500, true],
+      [499, false],
+    ] as const) {
+      const answer = await serverSpan(
+        'send',
+        request('/api/chat'),
+        async () => new Response('x', { status }),
+      );
+      await answer.text();
+      const span = otel.finished().at(-1);
+      expect(span?.status.code).toBe(error ? SpanStatusCode.ERROR : SpanStatusCode.UNSET);
+      expect(span?.attributes['error.type']).toBe(error ? String(status) : undefined);
+    }
+    const broken = await serverSpan(
+      'resume',
+      request('/api/chat/c/stream', { method: 'GET' }),
+      async () =>
+        new Response(
+          new ReadableStream({
+            pull: (controller) => controller.error(new RangeError('cut')),
+          }),
+        ),
+    );
+    await expect(broken.text()).rejects.toThrow('cut');
+    expect(otel.span('chat.resume').attributes['error.type']).toBe('RangeError');
+  });
+
+  it("the propagator reads the request's headers by name and lists them", async () => {
+    const seen: string[][] = [];
+    const listing: TextMapPropagator = {
+      inject: () => {},
+      extract: (context: Context, carrier, getter) => {
+        seen.push([...getter.keys(carrier)].sort(), [String(getter.get(carrier, 'x-trace'))]);
+        return context;
+      },
+      fields: () => [],
+    };
+    propagation.disable();
+    propagation.setGlobalPropagator(listing);
+    try {
+      const answer = await serverSpan(
+        'stop',
+        new Request('https://app.example/api/chat/c/stop', { method: 'POST', headers: { 'x-trace': 'abc' } }),
+        async () => new Response(null, { status: 204 }),
+      );
+      expect(answer.status).toBe(204);
+    } finally {
+      propagation.disable();
+      propagation.setGlobalPropagator(
+        new CompositePropagator({
+          propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
+        }),
+      );
+    }
+    expect(seen).toEqual([['x-trace'], ['abc']]);
   });
 });
