@@ -55,7 +55,7 @@ export async function serverSpan(
       attributes: {
         'http.request.method': request.method,
         'url.path': url.pathname,
-        'url.scheme': url.protocol.replace(/:$/, ''),
+        'url.scheme': url.protocol.slice(0, -1),
         'convo.route.action': action,
       },
     },
@@ -84,33 +84,33 @@ function failed(span: Span, type: string): void {
   span.setStatus({ code: SpanStatusCode.ERROR, message: type });
 }
 
-/** `body`, each read inside `active`; `span` ends with the body (read to its end, failed or cancelled). */
+/**
+ * `body`, each read inside `active`, pulled only as the server reads it; `span` ends with the body: read to
+ * its end, failed, or cancelled (each happens once, and ends the reading).
+ */
 function within(body: ReadableStream<Uint8Array>, active: Context, span: Span): ReadableStream<Uint8Array> {
   const reader = body.getReader();
-  let ended = false;
-  const end = () => {
-    if (ended) return;
-    ended = true;
-    span.end();
-  };
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const next = await context.with(active, () => reader.read());
-        if (next.done) {
-          end();
-          controller.close();
-        } else controller.enqueue(next.value);
-      } catch (error) {
-        failed(span, error instanceof Error ? error.name : 'Error');
-        end();
-        controller.error(error);
-      }
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const next = await context.with(active, () => reader.read());
+          if (next.done) {
+            span.end();
+            controller.close();
+          } else controller.enqueue(next.value);
+        } catch (error) {
+          failed(span, error instanceof Error ? error.name : 'Error');
+          span.end();
+          controller.error(error);
+        }
+      },
+      async cancel(reason) {
+        span.setAttribute('convo.route.cancelled', true);
+        span.end();
+        await reader.cancel(reason);
+      },
     },
-    async cancel(reason) {
-      span.setAttribute('convo.route.cancelled', true);
-      end();
-      await reader.cancel(reason);
-    },
-  });
+    { highWaterMark: 0 },
+  );
 }

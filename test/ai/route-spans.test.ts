@@ -67,7 +67,42 @@ describe('serverSpan', () => {
     expect(response.headers.get('content-type')).toBe('text/event-stream');
   });
 
-  it('a body the page leaves ends the span, marked cancelled', async () => {
+  it('a body the page leaves unread ends the span, marked cancelled, and cancels the answer', async () => {
+    let cancelled: unknown;
+    const response = await serverSpan(
+      'resume',
+      request('/api/chat/c1/stream', { method: 'GET' }),
+      async () =>
+        new Response(
+          new ReadableStream({
+            cancel: (reason) => {
+              cancelled = reason;
+            },
+          }),
+        ),
+    );
+    await response.body?.cancel('gone');
+    expect(cancelled).toBe('gone');
+    expect(otel.span('chat.resume').attributes['convo.route.cancelled']).toBe(true);
+  });
+
+  it('a thrown value or a failing body that is no Error is error.type Error', async () => {
+    await expect(
+      serverSpan('send', request('/api/chat'), async () => {
+        throw 'text';
+      }),
+    ).rejects.toBe('text');
+    const broken = await serverSpan(
+      'stop',
+      request('/api/chat/c/stop'),
+      async () => new Response(new ReadableStream({ pull: (controller) => controller.error('text') })),
+    );
+    await expect(broken.text()).rejects.toBe('text');
+    expect(otel.span('chat.send').attributes['error.type']).toBe('Error');
+    expect(otel.span('chat.stop').attributes['error.type']).toBe('Error');
+  });
+
+  it('a body the page leaves while a read waits ends the span, marked cancelled', async () => {
     const response = await serverSpan(
       'resume',
       request('/api/chat/c1/stream', { method: 'GET' }),

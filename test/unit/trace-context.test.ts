@@ -11,6 +11,13 @@ describe('traceIdOf', () => {
     expect(traceIdOf(` 00-${TRACE}-${PARENT}-00 `)).toBe(TRACE);
   });
 
+  it('ids that only start or end with zeros are ids', () => {
+    for (const id of [`${TRACE.slice(0, 28)}0000`, `0000${TRACE.slice(4)}`])
+      expect(traceIdOf(`00-${id}-${PARENT}-01`)).toBe(id);
+    for (const parent of [`${PARENT.slice(0, 12)}0000`, `0000${PARENT.slice(4)}`])
+      expect(traceIdOf(`00-${TRACE}-${parent}-01`)).toBe(TRACE);
+  });
+
   it('a later version may append fields; version 00 may not', () => {
     expect(traceIdOf(`01-${TRACE}-${PARENT}-01-more`)).toBe(TRACE);
     expect(traceIdOf(`00-${TRACE}-${PARENT}-01-more`)).toBeUndefined();
@@ -27,6 +34,8 @@ describe('traceIdOf', () => {
     ['a long parent id', `00-${TRACE}-${PARENT}0-01`],
     ['missing flags', `00-${TRACE}-${PARENT}`],
     ['text before', `x00-${TRACE}-${PARENT}-01`],
+    ['text before a later version', `x01-${TRACE}-${PARENT}-01`],
+    ['text after the flags of a later version', `01-${TRACE}-${PARENT}-01x`],
   ])('%s is no trace id', (_, header) => {
     expect(traceIdOf(header)).toBeUndefined();
   });
