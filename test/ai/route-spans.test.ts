@@ -86,6 +86,31 @@ describe('serverSpan', () => {
     expect(otel.span('chat.resume').attributes['convo.route.cancelled']).toBe(true);
   });
 
+  it('the answer is read only as the server reads it', async () => {
+    let pulls = 0;
+    const response = await serverSpan(
+      'send',
+      request('/api/chat'),
+      async () =>
+        new Response(
+          new ReadableStream(
+            {
+              pull: (controller) => {
+                pulls++;
+                controller.enqueue(new TextEncoder().encode('x'));
+                controller.close();
+              },
+            },
+            { highWaterMark: 0 },
+          ),
+        ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(pulls).toBe(0);
+    expect(await response.text()).toBe('x');
+    expect(pulls).toBe(1);
+  });
+
   it('a thrown value or a failing body that is no Error is error.type Error', async () => {
     await expect(
       serverSpan('send', request('/api/chat'), async () => {

@@ -18,6 +18,11 @@ describe('traceIdOf', () => {
       expect(traceIdOf(`00-${TRACE}-${parent}-01`)).toBe(TRACE);
   });
 
+  it('a later version may append fields of any length; version 00 may not', () => {
+    expect(traceIdOf(`01-${TRACE}-${PARENT}-01-ab`)).toBe(TRACE);
+    expect(traceIdOf(`01-${TRACE}-${PARENT}-01-`)).toBe(TRACE);
+  });
+
   it('a later version may append fields; version 00 may not', () => {
     expect(traceIdOf(`01-${TRACE}-${PARENT}-01-more`)).toBe(TRACE);
     expect(traceIdOf(`00-${TRACE}-${PARENT}-01-more`)).toBeUndefined();
@@ -32,6 +37,7 @@ describe('traceIdOf', () => {
     ['upper case', `00-${TRACE.toUpperCase()}-${PARENT}-01`],
     ['a short trace id', `00-${TRACE.slice(1)}-${PARENT}-01`],
     ['a long parent id', `00-${TRACE}-${PARENT}0-01`],
+    ['one zero as parent id', `00-${TRACE}-0-01`],
     ['missing flags', `00-${TRACE}-${PARENT}`],
     ['text before', `x00-${TRACE}-${PARENT}-01`],
     ['text before a later version', `x01-${TRACE}-${PARENT}-01`],
