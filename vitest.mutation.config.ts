@@ -14,6 +14,9 @@ export default defineConfig({
       'test/transport/hostile.test.ts',
       'test/conformance/failures.test.ts',
       'test/conformance/sanitize.test.ts',
+      // The telemetry's tests: the real OpenTelemetry SDK against the mock over loopback, a few seconds.
+      'test/telemetry/**/*.test.ts',
+      'test/ai/route-spans*.test.ts',
     ],
   },
 });

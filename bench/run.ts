@@ -19,8 +19,9 @@ const BENCHES = [
   'stream-rss',
   'ai-mapping',
   'anchors-sse',
+  'telemetry',
 ];
-const OWN_SECTION = new Set(['stream-rss', 'ai-mapping', 'anchors-sse']);
+const OWN_SECTION = new Set(['stream-rss', 'ai-mapping', 'anchors-sse', 'telemetry']);
 const file = new URL('../BENCHMARKS.md', import.meta.url);
 
 const only = process.argv.slice(2);

@@ -13,6 +13,7 @@ import { Actions } from './resources/actions.js';
 import { Chats } from './resources/chats.js';
 import { Skills } from './resources/skills.js';
 import { Turns } from './resources/turns.js';
+import { checkTelemetry, type TelemetryOptions } from './telemetry/options.js';
 
 /** Options of `new Client()`. */
 export interface ClientOptions {
@@ -54,6 +55,12 @@ export interface ClientOptions {
    * service checks the schema, unless it is passed here.
    */
   elicitationValidator?: ElicitationValidator | undefined;
+  /**
+   * OpenTelemetry traces and metrics of every call, turn and interaction (docs/observability.md): on when a
+   * provider is registered with `@opentelemetry/api` or given here; `propagate: false` sends no trace
+   * context; prompts and answers only with `captureContent`.
+   */
+  telemetry?: TelemetryOptions | undefined;
 }
 
 /** The client of the Conversational AI Service API v1. */
@@ -86,6 +93,7 @@ export class Client {
     if (token) checkHeader('token', 'authorization', token);
     checkHeaders('headers', options.headers);
     checkNumbers(options);
+    const telemetry = checkTelemetry(options.telemetry);
     this.baseUrl = baseUrl ?? '';
     this.#options = options;
     // One redactor of the token for every error and log line the client makes from what a service answered.
@@ -106,6 +114,7 @@ export class Client {
       logger: redactingLogger(options.logger ?? loggerFromEnv(), redact),
       maxResponseBytes: options.maxResponseBytes ?? DEFAULTS.maxResponseBytes,
       hooks: options.hooks,
+      telemetry,
       retry: {
         maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
         minDelayMs: options.retryDelay?.min ?? DEFAULTS.retryDelayMin,

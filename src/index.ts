@@ -141,6 +141,7 @@ export type {
 } from './stream/events.js';
 export { isTerminal } from './stream/events.js';
 export type { Relayable } from './stream/relay.js';
+export type { TelemetryOptions } from './telemetry/options.js';
 export { EventStream, type StreamListeners } from './turn/event-stream.js';
 export type { StreamOptions, TurnOptions } from './turn/open.js';
 export { type RelayedStreamEvent, RelayedTurnStream, type RelayReadOptions } from './turn/relayed-stream.js';

@@ -10,6 +10,7 @@ import {
   MAX_STOP_WAIT_MS,
   readJson,
 } from './route-limits.js';
+import { serverSpan } from './route-spans.js';
 import { memoryStreams, RouteCapacityError, type RouteStreams } from './route-streams.js';
 import { ConvoChatTransport, type ConvoChatTransportOptions } from './transport.js';
 
@@ -191,10 +192,10 @@ export function createChatRoute(options: ChatRouteOptions): ChatRoute {
     try {
       const [chatId, action] = new URL(request.url).pathname.split('/').filter(Boolean).slice(-2);
       if (request.method === 'GET' && action === 'stream' && chatId)
-        return await resume(request, decoded(chatId));
+        return await serverSpan('resume', request, () => resume(request, decoded(chatId)));
       if (request.method === 'POST' && action === 'stop' && chatId)
-        return await stop(request, decoded(chatId));
-      if (request.method === 'POST') return await send(request);
+        return await serverSpan('stop', request, () => stop(request, decoded(chatId)));
+      if (request.method === 'POST') return await serverSpan('send', request, () => send(request));
       return failure(405, 'MethodNotAllowed', `${request.method} is not answered here`);
     } catch (error) {
       return errorResponse(error);

@@ -3,6 +3,8 @@ import type * as z from 'zod/mini';
 import { EnvelopeSchema, type Meta } from '../contract/envelope.js';
 import type { Redactor } from '../contract/redact.js';
 import { ConvoError, RedirectError, ValidationError } from '../errors/index.js';
+import { TelemetryGate } from '../telemetry/gate.js';
+import type { TelemetryOptions } from '../telemetry/options.js';
 import { readText } from './body.js';
 import { apiFailure, fetchFailure, schemaFailure } from './failures.js';
 import { checkHeader, checkHeaders } from './headers.js';
@@ -60,10 +62,16 @@ export interface TransportSettings {
   hooks: Hooks | undefined;
   /** Masks the token in every error built from a response (`redactorOf([token])`). */
   redact: Redactor;
+  /** The client's `telemetry` option, checked (`telemetry/`): spans and metrics of each call. */
+  telemetry?: TelemetryOptions | undefined;
 }
 
 /** One call of an endpoint. */
 export interface Call<T> {
+  /** The endpoint's name in the contract's table (`chats.get`): the name of the call's span. */
+  name?: string | undefined;
+  /** The chat the path names, for the call's span. */
+  chatId?: string | undefined;
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Path below `/api/v1/`, without a leading slash. */
   path: string;
@@ -81,7 +89,11 @@ export interface Call<T> {
  * How one call of `Transport.request` or `open` runs, beyond its kind: its deadline, the resume it re-opens,
  * and its retry settings when the caller has read them already (a stream, once for all its opens).
  */
-export type Run = Pick<RetryScope, 'deadline' | 'resumed'> & { settings?: RetrySettings | undefined };
+export type Run = Pick<RetryScope, 'deadline' | 'resumed'> & {
+  settings?: RetrySettings | undefined;
+  /** Told of each attempt, from 1, as it starts (the call's span counts resends). */
+  attempt?: ((n: number) => void) | undefined;
+};
 
 /** What a successful call returns: the validated `data`, the envelope's `meta` and the raw response. */
 export interface Result<T> {
@@ -139,6 +151,8 @@ export class Transport {
   #reached = false;
   /** The client's retry settings as a call without overrides uses them: built once, off the hot path. */
   readonly #retry: RetrySettings;
+  /** Spans and metrics of the calls, when a provider is there. */
+  readonly #telemetry: TelemetryGate;
 
   constructor(settings: TransportSettings) {
     this.#settings = settings;
@@ -148,6 +162,7 @@ export class Transport {
     const base = given.endsWith('/') ? given : `${given}/`;
     this.#base = new URL('api/v1/', base);
     this.#href = this.#base.href;
+    this.#telemetry = new TelemetryGate(settings.telemetry, this.#base, settings.redact);
   }
 
   /**
@@ -155,7 +170,36 @@ export class Transport {
    * its kind (until `run.deadline`, with its kind's keyed-call rule), and returns its validated result.
    */
   request<T>(call: Call<T>, run?: Run): Promise<Result<T>> {
+    const telemetry = this.#telemetry;
+    if (telemetry.on()) return this.#traced(telemetry, call, run);
     return this.#repeat(call, run, (n) => this.#attempt(call, n));
+  }
+
+  /** `request` inside the call's CLIENT span, its trace context in the request's headers. */
+  async #traced<T>(gate: TelemetryGate, call: Call<T>, run: Run | undefined): Promise<Result<T>> {
+    // Telemetry never fails a call: a recorder that could not load leaves it unrecorded.
+    const telemetry = await gate.load().catch(() => undefined);
+    if (!telemetry) return this.#repeat(call, run, (n) => this.#attempt(call, n));
+    const path = call.path + (call.query ? queryString(call.query) : '');
+    const span = telemetry.call({ ...call, name: call.name ?? `${call.method} ${call.path}`, path });
+    const traced = { ...call, headers: span.headers(call.headers) };
+    try {
+      const result = await this.#repeat(traced, { ...run, attempt: (n) => span.attempt(n) }, async (n) => {
+        const result = await this.#attempt(traced, n);
+        span.status(result.response.status);
+        return result;
+      });
+      span.end(undefined, result.data);
+      return result;
+    } catch (error) {
+      span.end(error);
+      throw error;
+    }
+  }
+
+  /** The client's telemetry, for the spans of a streamed turn. */
+  get telemetry(): TelemetryGate {
+    return this.#telemetry;
   }
 
   /**
@@ -168,7 +212,14 @@ export class Transport {
 
   #repeat<T>(call: Omit<Call<unknown>, 'schema'>, run: Run | undefined, attempt: (n: number) => Promise<T>) {
     const options = call.options;
-    return retrying(attempt, {
+    const told = run?.attempt;
+    const observed = told
+      ? (n: number) => {
+          told(n);
+          return attempt(n);
+        }
+      : attempt;
+    return retrying(observed, {
       deadline: run?.deadline,
       resumed: run?.resumed,
       kind: call.kind,

@@ -71,7 +71,9 @@ export class Verbs {
       (async () => {
         const prepared = this.prepare(name, params, body);
         const { method, data, kind }: Endpoint = ENDPOINTS[name];
-        const call = { method, ...prepared, schema: data as z.ZodMiniType<DataOf<Table[N]>>, kind, options };
+        const chatId = (params as { chat_id?: string }).chat_id;
+        const schema = data as z.ZodMiniType<DataOf<Table[N]>>;
+        const call = { name, chatId, method, ...prepared, schema, kind, options };
         return exchange ? exchange(call) : (this.#transport.request(call) as Promise<Result<R>>);
       })(),
     );
@@ -91,7 +93,17 @@ export class Verbs {
     const schema = data as z.ZodMiniType<ItemOf<N>[]>;
     const fetch = async (path: string, page: number) => {
       const filters = query as Record<string, string | number | boolean | undefined>;
-      const call = { method: 'GET', path, query: { ...filters, page }, schema, kind, options } as const;
+      const chatId = (params as { chat_id?: string }).chat_id;
+      const call = {
+        name,
+        chatId,
+        method: 'GET',
+        path,
+        query: { ...filters, page },
+        schema,
+        kind,
+        options,
+      } as const;
       const { data, meta, response } = await this.#transport.request(call);
       const load = async (next: number): Promise<Page<ItemOf<N>>> => (await fetch(path, next)).data;
       return { data: new Page(data, meta, load, page), response, requestId: meta.request_id };

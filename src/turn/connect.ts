@@ -11,6 +11,7 @@ import type { Logger, RequestOptions, Transport } from '../http/transport.js';
 import type { StreamEvent } from '../stream/events.js';
 import type { StreamState } from '../stream/map.js';
 import { readEvents } from '../stream/sse.js';
+import type { TurnTrace } from '../telemetry/otel.js';
 import type { TurnCall } from './call.js';
 
 /** Everything needed to open, and re-open, one streamed turn. */
@@ -33,6 +34,8 @@ interface StreamRequest {
   settings: RetrySettings;
   options: RequestOptions;
   logger: Logger | undefined;
+  /** The turn's span, when it is recorded: each open carries its trace context and records its status. */
+  trace?: TurnTrace | undefined;
 }
 
 /** What `httpTurnEvents` reads a turn with: where it goes, and what it keeps across connections. */
@@ -89,13 +92,13 @@ async function open<I>(
   reason: string | undefined,
   state: StreamState<I>,
 ) {
-  const { transport, options } = request;
+  const { transport, options, trace } = request;
   const call = {
     method: 'POST',
     path: request.path,
     body: request.body,
     kind: 'turn',
-    headers: request.call.headers,
+    headers: trace ? trace.headers(request.call.headers) : request.call.headers,
     options,
   } as const;
   request.call.sent = true;
@@ -106,7 +109,9 @@ async function open<I>(
       deadline,
       resumed: resumes,
       settings: request.settings,
+      attempt: trace && ((n) => trace.attempt(n)),
     });
+    trace?.status(response.status);
     const type = response.headers.get('content-type') ?? '';
     if (!type.includes('text/event-stream')) {
       // Not awaited: some fetches (msw 2.x) never settle a body's cancel, and the error is known already.

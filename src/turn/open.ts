@@ -11,6 +11,7 @@ import { TurnCall } from './call.js';
 import { type CancelEndpoints, turnCancels } from './cancel.js';
 import { httpTurnEvents } from './connect.js';
 import type { RunHandlers } from './run.js';
+import { type TracedTurn, tracedAnswer, tracedEvents } from './traced.js';
 import { TurnStream } from './turn-stream.js';
 
 /** Options of a turn call: a request's options and the turn's `Idempotency-Key`. */
@@ -88,7 +89,11 @@ export function openTurnStream(
   };
   const watched = options.cancelOnAbort ? options.signal : undefined;
   watched?.addEventListener('abort', onAbort, { once: true });
-  const events = httpTurnEvents(() => {
+  // Recorded only when a provider is there (one branch otherwise): the span is made at the first read.
+  const gate = transport.telemetry;
+  const traced: TracedTurn | undefined = gate.on() ? { trace: undefined, owner: undefined } : undefined;
+  const answer = traced ? tracedAnswer(setup.answer, traced) : setup.answer;
+  let events = httpTurnEvents(() => {
     checkOption('idleTimeout', options.idleTimeout);
     checkOption('maxResumes', options.maxResumes);
     checkOption('maxTurnBytes', options.maxTurnBytes);
@@ -99,7 +104,7 @@ export function openTurnStream(
       logger,
       interaction: (raw) =>
         toInteraction(raw, {
-          answer: setup.answer,
+          answer,
           chatId: call.chatId,
           receivedAt: Date.now(),
           validate: setup.validate,
@@ -118,16 +123,20 @@ export function openTurnStream(
       settings,
       options: { ...options, signal },
       logger,
+      trace: traced?.trace,
     };
     return { request, state };
   });
-  return new TurnStream(events, call, {
+  if (traced) events = tracedEvents(gate, traced, { chatId: call.chatId, request: setup.request }, events);
+  const stream = new TurnStream(events, call, {
     abort: (reason) => controller.abort(reason),
     cancel,
     cancelIfRunning,
     // A caller's long-lived signal must not keep every finished turn alive.
     release: () => watched?.removeEventListener('abort', onAbort),
   });
+  if (traced) traced.owner = stream;
+  return stream;
 }
 
 /**
@@ -137,5 +146,9 @@ export function openTurnStream(
 export async function runTurnStream(setup: TurnSetup & { options: RunHandlers }): Promise<Turn> {
   const { runTurn } = await import('./run.js');
   const call = new TurnCall(setup.chatId, setup.options.idempotencyKey);
-  return runTurn(openTurnStream(setup, call), call, setup.options, setup.transport.logger);
+  const run = () => runTurn(openTurnStream(setup, call), call, setup.options, setup.transport.logger);
+  // The handler loop's span, parent of the turn's and of its answers', when a provider is there.
+  const gate = setup.transport.telemetry;
+  const telemetry = gate.on() ? await gate.load().catch(() => undefined) : undefined;
+  return telemetry ? telemetry.within({ name: 'turns.run', chatId: call.chatId }, run) : run();
 }

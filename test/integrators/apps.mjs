@@ -3,7 +3,8 @@
 // Together the apps cover every runner (Jest 29 and 30 under CommonJS and ESM, vitest, node --test), every
 // msw the peer range claims (2.0.0, the newest 2.x, 3), every AI SDK major it claims (7 in the repository's
 // own tests, 6 here), TypeScript 5.9, 6.0 and 7 under each resolution they support, an app that both imports
-// and requires the package, and a Vite build in Chromium, with as few installs as that takes.
+// and requires the package, a Vite build in Chromium, and the OpenTelemetry Node SDK exporting a turn's
+// spans, with as few installs as that takes.
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -232,6 +233,21 @@ export const apps = [
     ],
   },
   ai6App,
+  {
+    name: 'otel',
+    // The OpenTelemetry Node SDK as docs/observability.md sets it up; convo-sdk brings @opentelemetry/api.
+    packages: ['@opentelemetry/sdk-node@0.301', '@opentelemetry/exporter-trace-otlp-http@0.301'],
+    setup(dir) {
+      copy('otel.mjs', dir);
+    },
+    rows: [
+      {
+        name: 'OpenTelemetry Node SDK',
+        test: async (dir) =>
+          `sdk-node ${installed(dir, '@opentelemetry/sdk-node')}: ${(await node(dir, ['otel.mjs'])).trim()}`,
+      },
+    ],
+  },
   {
     name: 'vitest',
     packages: ['vitest@5', 'msw@2'],

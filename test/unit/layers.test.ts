@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { relativeImports, tsFiles } from '../support/source-files.js';
 
 // The layers of src/, from the ground up (ARCHITECTURE.md): an import only ever points down.
-const LAYERS = ['contract', 'errors', 'http', 'stream', 'interactions', 'turn', 'resources', ''];
+const LAYERS = ['contract', 'errors', 'telemetry', 'http', 'stream', 'interactions', 'turn', 'resources', ''];
 // The files at the root of src/: the top layer, the client and the package's entries, nothing else.
 const ROOT_FILES = ['client.ts', 'index.ts', 'node.ts', 'schemas.ts'];
 const src = join(import.meta.dirname, '..', '..', 'src');

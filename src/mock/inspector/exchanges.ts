@@ -2,6 +2,7 @@ import { isEventStream } from '../http/sse.js';
 import type { CredentialNames } from './credential-names.js';
 import { displayPath, type TokenMask } from './masking.js';
 import { observedBody, type StreamEvent, type StreamTimeline, TimelineBuilder } from './timeline.js';
+import { traceIdOf } from './trace-context.js';
 
 /** A body as the inspector keeps it: its start as text, tokens masked, at most `BODY_CAP` characters, and its full size. */
 export interface CapturedBody {
@@ -36,6 +37,8 @@ export interface ExchangeSummary {
   credentialId: number | undefined;
   /** The chat of a `/chats/{id}/...` path or of a stream's `message.start`. */
   chatId: string | undefined;
+  /** The trace id of the request's W3C `traceparent`: the client's span of this exchange is in that trace. */
+  traceId: string | undefined;
   /** Milliseconds to the response headers, or to the end of an event stream once it ended. */
   ms: number;
   /** Whether an event stream is still being written. */
@@ -150,6 +153,7 @@ export class ExchangeLog {
             : 'unknown credential',
       credentialId: credential?.id,
       chatId: CHAT_PATH.exec(displayPath(url))?.[1],
+      traceId: traceIdOf(request.headers.get('traceparent')),
       ms: Math.round(performance.now() - startedMs),
       open: stream,
       stream,

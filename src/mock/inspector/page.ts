@@ -349,7 +349,8 @@ function headerList(headers) {
 }
 function detailNode(x) {
   const request = el("div", { className: "request-pane" }, el("h3", { textContent: "Request" }),
-    el("div", { className: "code", textContent: x.method + " " + x.url }), headerList(x.request.headers),
+    el("div", { className: "code", textContent: x.method + " " + x.url }),
+    x.traceId ? el("div", { className: "code trace", textContent: "trace " + x.traceId }) : null, headerList(x.request.headers),
     el("pre", { className: "request-body", textContent: pretty(x.request.body, headerOf(x.request.headers, "content-type")) }));
   const response = el("div", { className: "response-pane" }, el("h3", { textContent: "Response" }),
     el("div", { className: "code", textContent: (x.status || "dropped connection") + (x.code ? " " + x.code : "") + (x.fault ? " · fault: " + x.fault : "") }),
@@ -378,7 +379,7 @@ function renderRows() {
   for (const r of lastRequests) {
     rows.push(el("tr", { "data-request": r.id, "data-status": r.status, className: opened && opened.id === r.id ? "opened" : "", onclick: () => openExchange(r.id) },
       el("td", { textContent: r.id }), el("td", { textContent: r.at.slice(11, 23) }), el("td", { textContent: r.method }),
-      el("td", { className: "path", textContent: r.path + (r.from === "inspector" ? "  (from this page)" : "") }),
+      el("td", { className: "path", textContent: r.path + (r.from === "inspector" ? "  (from this page)" : "") }, r.traceId ? el("div", { className: "code muted trace", textContent: "trace " + r.traceId }) : null),
       el("td", { className: "status s" + String(r.status)[0] }, el("span", { textContent: r.status || "dropped" }), r.code ? el("div", { className: "code", textContent: r.code }) : null, r.fault ? el("div", { className: "code muted", textContent: "fault fired" }) : null),
       el("td", { textContent: r.credential }),
       el("td", { textContent: r.ms + (r.open ? "+ (streaming)" : "") })));
