@@ -26,7 +26,7 @@ const send = (id: string, text: string) =>
 describe('createChatRoute: every input bounded, every failure typed', () => {
   it('a body over maxBodyBytes answers 400 ValidationError naming body, and sends nothing', async () => {
     const { client, id, mock } = await setup();
-    const route = createChatRoute({ client, maxBodyBytes: 100 });
+    const route = createChatRoute({ client, authorize: 'every-chat-to-every-caller', maxBodyBytes: 100 });
     const response = await route.handle(send(id, 'x'.repeat(200)));
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({
@@ -37,12 +37,12 @@ describe('createChatRoute: every input bounded, every failure typed', () => {
 
   it('a body that is not JSON, or has no chat id, answers 400 naming the field', async () => {
     const { client } = await setup();
-    const route = createChatRoute({ client });
+    const route = createChatRoute({ client, authorize: 'every-chat-to-every-caller' });
     const notJson = await route.handle(post('{nope'));
     expect(((await notJson.json()) as { error: { field: string } }).error.field).toBe('body');
     const noId = await route.handle(post({ trigger: 'submit-message', messages: [] }));
     expect(noId.status).toBe(400);
-    expect(((await noId.json()) as { error: { field: string } }).error.field).toBe('id');
+    expect(((await noId.json()) as { error: { field: string } }).error.field).toBe('chatId');
   });
 
   it('a chat authorize refuses answers 404 on every path, and nothing reaches the service', async () => {
@@ -59,7 +59,11 @@ describe('createChatRoute: every input bounded, every failure typed', () => {
 
   it('past maxStreams live answers, a new turn answers 503 RouteCapacityError before it is sent', async () => {
     const { client, mock } = await setup();
-    const route = createChatRoute({ client, streams: memoryStreams(1) });
+    const route = createChatRoute({
+      client,
+      authorize: 'every-chat-to-every-caller',
+      streams: memoryStreams(1),
+    });
     const one = await client.chats.create({});
     const two = await client.chats.create({});
     const first = await route.handle(send(one.id, '[[mock:hang]] wait'));
@@ -73,7 +77,7 @@ describe('createChatRoute: every input bounded, every failure typed', () => {
 
   it('past maxStreamBytes the answer ends with an error chunk naming the bound; the turn is not cancelled', async () => {
     const { client, id, mock, gate } = await setup();
-    const route = createChatRoute({ client, maxStreamBytes: 600 });
+    const route = createChatRoute({ client, authorize: 'every-chat-to-every-caller', maxStreamBytes: 600 });
     gate.release(1000);
     const response = await route.handle(send(id, `[[mock:slow ms=${STEP_MS}]] [[mock:words n=200]] long`));
     const text = await response.text();
@@ -86,7 +90,7 @@ describe('createChatRoute: every input bounded, every failure typed', () => {
 
   it('a chat id that is not a URL path segment answers 400 naming chatId', async () => {
     const { client } = await setup();
-    const route = createChatRoute({ client });
+    const route = createChatRoute({ client, authorize: 'every-chat-to-every-caller' });
     const answer = await route.handle(new Request(`${API}/%E0%A4%A/stream`));
     expect(answer.status).toBe(400);
     expect(((await answer.json()) as { error: { field: string } }).error.field).toBe('chatId');
@@ -94,7 +98,7 @@ describe('createChatRoute: every input bounded, every failure typed', () => {
 
   it('an unknown method answers 405', async () => {
     const { client } = await setup();
-    const route = createChatRoute({ client });
+    const route = createChatRoute({ client, authorize: 'every-chat-to-every-caller' });
     expect((await route.handle(new Request(API, { method: 'PUT' }))).status).toBe(405);
   });
 

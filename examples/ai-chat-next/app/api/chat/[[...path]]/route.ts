@@ -10,7 +10,7 @@ const client = new Client({
 
 // One process here; several behind a load balancer give it `streams` (resumable-stream on Redis) and
 // `records` shared by all (see docs/ai-sdk.md, "A server route"). A real app checks the chat is the user's.
-const route = createChatRoute({ client, turn: { permission_mode: 'manual' } });
+const route = createChatRoute({ client, authorize: 'every-chat-to-every-caller', turn: { permission_mode: 'manual' } });
 
 /** A turn, and the page's Stop. */
 export const POST = route.POST;
