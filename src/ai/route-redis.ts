@@ -24,7 +24,7 @@ export interface RouteRedisClient {
 interface Redis {
   readonly isReady: boolean;
   connect(): Promise<unknown>;
-  on(event: 'error', listener: (error: unknown) => void): unknown;
+  on(event: 'error' | 'ready', listener: (error?: unknown) => void): unknown;
   get(key: string): Promise<unknown>;
   set(key: string, value: string, options: { PX?: number; EX?: number }): Promise<unknown>;
   del(key: string): Promise<unknown>;
@@ -67,8 +67,12 @@ export class RouteRedis {
   /** The last connection error, for `close()`'s callers and tests; never thrown at the process. */
   lastError: unknown;
 
-  constructor(options: RouteRedisOptions) {
+  readonly #reconnected: () => void;
+
+  /** `reconnected` runs each time the command client is ready again (a restarted Redis may have lost every key). */
+  constructor(options: RouteRedisOptions, reconnected: () => void) {
     this.#options = options;
+    this.#reconnected = reconnected;
     this.#prefix = options.keyPrefix ?? 'convo-route';
   }
 
@@ -92,11 +96,11 @@ export class RouteRedis {
     },
     set: async (chatId, record) => {
       const { main } = await this.#connect();
-      await main.set(this.#key('record', chatId), JSON.stringify(record), { EX: RECORD_SECONDS });
+      await bounded(main.set(this.#key('record', chatId), JSON.stringify(record), { EX: RECORD_SECONDS }));
     },
     delete: async (chatId) => {
       const { main } = await this.#connect();
-      await main.del(this.#key('record', chatId));
+      await bounded(main.del(this.#key('record', chatId)));
     },
   };
 
@@ -110,13 +114,13 @@ export class RouteRedis {
       const timer = setInterval(renew, RENEW_MS);
       (timer as { unref?: () => void }).unref?.();
       this.#timers.add(timer);
+      // Renewed no more at the end (the lease then lapses): a follower closes on the end marker first.
       const stop = () => {
         clearInterval(timer);
         this.#timers.delete(timer);
-        void main.del(lease).catch(() => {});
       };
       try {
-        return await context.createNewResumableStream(streamId, () => watched(makeStream(), stop));
+        return await context.createNewResumableStream(streamId, () => framed(watched(makeStream(), stop)));
       } catch (error) {
         stop();
         throw new RedisUnavailableError(error);
@@ -126,8 +130,12 @@ export class RouteRedis {
       try {
         const { main, context } = await this.#connect();
         // A lapsed lease: the process that read the turn is gone, and nobody would acknowledge.
-        if ((await bounded(main.get(this.#key('lease', streamId)))) === null) return undefined;
-        return await context.resumeExistingStream(streamId);
+        const lease = this.#key('lease', streamId);
+        if ((await bounded(main.get(lease))) === null) return undefined;
+        const stream = await context.resumeExistingStream(streamId);
+        // The reading process may die while this follows: it fails once its lease lapses.
+        const lapsed = async () => (await bounded(main.get(lease)).catch(() => null)) === null;
+        return stream ? unframed(leased(stream, lapsed, this.#timers)) : stream;
       } catch {
         // Redis away, or the reading process died since: the caller reads the turn again by key.
         return undefined;
@@ -174,6 +182,7 @@ export class RouteRedis {
       client.on('error', (error) => {
         this.lastError = error;
       });
+    main.on('ready', () => this.#reconnected());
     const { createResumableStreamContext } = (await load('resumable-stream/generic')) as {
       createResumableStreamContext: (options: object) => ResumableContext;
     };
@@ -183,6 +192,8 @@ export class RouteRedis {
     const context = createResumableStreamContext({
       waitUntil: null,
       keyPrefix: this.#prefix,
+      // A follower whose end marker was lost (Redis away) sees the finished sentinel within two seconds.
+      doneWatchdogIntervalMs: 1000,
       publisher: safePublisher(main),
       subscriber: safeSubscriber(sub),
     });
@@ -230,4 +241,96 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T> {
     timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
   });
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** `stream`, failed once `lapsed()` says its lease lapsed (checked every `RENEW_MS`). */
+function leased(
+  stream: ReadableStream<string>,
+  lapsed: () => Promise<boolean>,
+  timers: Set<ReturnType<typeof setInterval>>,
+): ReadableStream<string> {
+  const reader = stream.getReader();
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const done = () => {
+    clearInterval(timer);
+    timers.delete(timer as ReturnType<typeof setInterval>);
+  };
+  return new ReadableStream<string>({
+    start(controller) {
+      timer = setInterval(async () => {
+        if (!(await lapsed())) return;
+        done();
+        try {
+          controller.error(new Error('the process reading the turn is gone: resume to read it again'));
+        } catch {
+          // Already over.
+        }
+        void reader.cancel().catch(() => {});
+      }, RENEW_MS);
+      (timer as { unref?: () => void }).unref?.();
+      timers.add(timer);
+    },
+    async pull(controller) {
+      try {
+        const next = await reader.read();
+        if (next.done) {
+          done();
+          controller.close();
+        } else controller.enqueue(next.value);
+      } catch (error) {
+        done();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      done();
+      return reader.cancel(reason);
+    },
+  });
+}
+
+/** Starts a frame: its number, then `FRAME_BODY`, then the chunk (never in a JSON text: it escapes controls). */
+const FRAME = '\u0001';
+const FRAME_BODY = '\u0002';
+/** The body of the last frame: the answer ended here. */
+const FRAME_END = '\u0003';
+
+/**
+ * Each chunk of `stream` numbered, and its end marked: Redis pub/sub loses what is published while it is
+ * away, and `resumable-stream` follows without sequence numbers, so its follower checks them (`unframed`).
+ */
+function framed(stream: ReadableStream<string>): ReadableStream<string> {
+  let seq = 0;
+  return stream.pipeThrough(
+    new TransformStream<string, string>({
+      transform: (chunk, controller) => controller.enqueue(`${FRAME}${seq++}${FRAME_BODY}${chunk}`),
+      flush: (controller) => controller.enqueue(`${FRAME}${seq}${FRAME_BODY}${FRAME_END}`),
+    }),
+  );
+}
+
+/**
+ * A followed answer without its frames: it fails at the first chunk missing (a message Redis lost), and when
+ * it ends without the end marker, so that its reader reads the turn again rather than a text with a hole.
+ */
+function unframed(stream: ReadableStream<string>): ReadableStream<string> {
+  let expected = 0;
+  let over = false;
+  const broken = () => new Error('the held answer broke off (Redis lost part of it): resume to read it again');
+  return stream.pipeThrough(
+    new TransformStream<string, string>({
+      transform(message, controller) {
+        for (const frame of message.split(FRAME).slice(1)) {
+          const at = frame.indexOf(FRAME_BODY);
+          if (Number(frame.slice(0, at)) !== expected++ || over) throw broken();
+          const body = frame.slice(at + 1);
+          if (body === FRAME_END) over = true;
+          else controller.enqueue(body);
+        }
+      },
+      flush() {
+        if (!over) throw broken();
+      },
+    }),
+  );
 }

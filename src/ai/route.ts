@@ -148,7 +148,7 @@ class ChatRouter {
     this.#client = options.client;
     this.#options = options;
     this.#authorize = typeof authorize === 'function' ? authorize : undefined;
-    this.#redis = options.redis ? new RouteRedis(options.redis) : undefined;
+    this.#redis = options.redis ? new RouteRedis(options.redis, () => this.#rewrite()) : undefined;
     this.#records = new RouteRecords(options.records ?? this.#redis?.records);
     this.#holds = new Holds(options.streams ?? this.#redis?.streams ?? memoryStreams(), {
       maxStreams: options.maxStreams ?? MAX_LIVE_STREAMS,
@@ -231,7 +231,9 @@ class ChatRouter {
     // A new turn's record (the transport kept it), or the continued turn's when this is the one recorded.
     const record = this.#records.transport.get(body.id);
     const key = continuedKey(body.messages) ?? record?.idempotencyKey;
-    return this.#answer(body.id, record?.idempotencyKey === key ? record : undefined, caller, ui);
+    // Written before the answer starts: a resume or a stop on another process finds it.
+    await this.#records.settled(body.id);
+    return this.#answer(body.id, record?.idempotencyKey === key ? record : undefined, caller, ui, true);
   }
 
   async #resume(chatId: string, caller: string): Promise<Response> {
@@ -239,15 +241,19 @@ class ChatRouter {
     if (!record) return new Response(null, { status: 204 });
     const held = await this.#holds.resume(streamIdOf(chatId, record));
     if (held) return respond(held, () => this.#records.delivered(chatId, record.idempotencyKey));
-    // Not held (ended, its process gone, Redis away): the service replays the turn by its key.
+    // Not held (ended, its process gone, Redis away): the service replays the turn by its key. That read
+    // is not held in its turn: the process that holds the turn may still be alive, and two would feed it.
     const ui = await this.#transport.reconnectToStream({ chatId });
-    return ui ? this.#answer(chatId, record, caller, ui) : new Response(null, { status: 204 });
+    return ui ? this.#answer(chatId, record, caller, ui, false) : new Response(null, { status: 204 });
   }
 
   async #stop(chatId: string, chatWide: boolean): Promise<Response> {
     const deadline = AbortSignal.timeout(MAX_STOP_WAIT_MS);
     const record = await this.#records.load(chatId);
-    const turn = this.#reading.get(chatId);
+    // The turn read here, when it is the one the record names: a read paused at a tool approval whose
+    // answer went through another process is an earlier turn, over since.
+    const here = this.#reading.get(chatId);
+    const turn = here && (!record || here.idempotencyKey === record.idempotencyKey) ? here : undefined;
     const running = record !== undefined && !record.ended;
     // Read here, the turn is cancelled through its stream: a turn still opening (no `message.start` yet)
     // is cancelled as soon as it starts, not missed. Read elsewhere (another process, or one that died),
@@ -255,15 +261,30 @@ class ChatRouter {
     // left (a restart without Redis), the chat's live turn, only for a chat `authorize` granted.
     const cancelling = turn
       ? turn.cancel()
-      : running || (!record && chatWide)
-        ? this.#client.turns.cancel(chatId)
-        : Promise.resolve({ chat_id: chatId, cancelled: false });
+      : running
+        ? this.#cancelStarting(chatId, deadline)
+        : !record && chatWide
+          ? this.#client.turns.cancel(chatId)
+          : Promise.resolve({ chat_id: chatId, cancelled: false });
     const first = await within(cancelling, deadline, { chat_id: chatId, cancelled: false });
     if (record) await this.#records.forget(chatId, record.idempotencyKey);
     // A 200 means the cancel was delivered (4.6), not that the turn ended: answer once it has ended, so
     // that the page's next send finds the chat free rather than 409 `api_v1_chat_busy`.
     const later = running ? await this.#ended(chatId, record, !turn, deadline) : false;
     return Response.json({ cancelled: first.cancelled || later });
+  }
+
+  /**
+   * The chat's live turn cancelled (4.6), for a turn read by another process: asked again for a few seconds
+   * while the service has none running yet (that process may still be opening it).
+   */
+  async #cancelStarting(chatId: string, deadline: AbortSignal) {
+    const until = Date.now() + STOP_RETRY_MS;
+    for (;;) {
+      const result = await this.#client.turns.cancel(chatId);
+      if (result.cancelled || deadline.aborted || Date.now() >= until) return result;
+      await new Promise((resolve) => setTimeout(resolve, STOP_RETRY_EVERY_MS));
+    }
   }
 
   /**
@@ -288,12 +309,16 @@ class ChatRouter {
     return (await cancelled)?.cancelled === true;
   }
 
-  /** The answer to the page: held for resumes under the turn's key when there is one, forgotten once delivered. */
+  /**
+   * The answer to the page, forgotten once delivered to the turn's end; `held`: held for resumes under the
+   * turn's key (when the turn has a record).
+   */
   async #answer(
     chatId: string,
     record: TurnRecord | undefined,
     caller: string,
     ui: ReadableStream<unknown>,
+    held: boolean,
   ): Promise<Response> {
     const bounds = {
       maxBytes: this.#options.maxStreamBytes ?? MAX_ROUTE_STREAM_BYTES,
@@ -301,16 +326,26 @@ class ChatRouter {
     };
     const sse = () => boundStream(ui.pipeThrough(new JsonToSseTransformStream()), bounds);
     if (!record) return respond(sse(), async () => {});
+    const delivered = () => this.#records.delivered(chatId, record.idempotencyKey);
+    if (!held) return respond(sse(), delivered);
     try {
       const page = await this.#holds.open(streamIdOf(chatId, record), caller, sse, () =>
         this.#records.settled(chatId),
       );
-      return respond(page, () => this.#records.delivered(chatId, record.idempotencyKey));
+      return respond(page, delivered);
     } catch (error) {
       // Never read: no turn was opened, and nothing will end this one's read.
       await ui.cancel().catch(() => {});
       this.#reading.delete(chatId);
       throw error;
+    }
+  }
+
+  /** Writes again the records of the turns this process reads: a Redis that restarted empty lost them. */
+  #rewrite(): void {
+    for (const chatId of this.#reading.keys()) {
+      const record = this.#records.transport.get(chatId);
+      if (record) this.#records.keep(chatId, record);
     }
   }
 
@@ -346,6 +381,10 @@ async function within<T>(promise: Promise<T>, deadline: AbortSignal, fallback: T
   });
   return Promise.race([promise, late]);
 }
+
+/** How long a stop asks again for a turn another process is still opening, and how often. */
+const STOP_RETRY_MS = 3000;
+const STOP_RETRY_EVERY_MS = 200;
 
 /** The id an answer is held under: one per turn of a chat. */
 const streamIdOf = (chatId: string, record: TurnRecord) => `convo:${chatId}:${record.idempotencyKey}`;
