@@ -31,6 +31,8 @@ interface Hold {
   page: ReadableStreamDefaultController<string> | undefined;
   /** Resumes following the held answer in this process. */
   followers: number;
+  /** Stops reading the answer (the turn runs on). */
+  stop: () => void;
 }
 
 /** The chunk that ends an answer a bound released: its reader reads the turn again by key. */
@@ -84,7 +86,7 @@ export class Holds {
     settle: () => Promise<void>,
   ): Promise<ReadableStream<string>> {
     this.admit(caller);
-    const hold: Hold = { caller, bytes: 0, feed: undefined, page: undefined, followers: 0 };
+    const hold: Hold = { caller, bytes: 0, feed: undefined, page: undefined, followers: 0, stop: () => {} };
     this.#held.delete(streamId);
     this.#held.set(streamId, hold);
     try {
@@ -108,13 +110,14 @@ export class Holds {
       hold.feed = undefined;
     }
     const reader = makeSource().getReader();
+    hold.stop = () => void reader.cancel().catch(() => {});
     const page = new ReadableStream<string>({
       start: (controller) => {
         hold.page = controller;
       },
       cancel: () => {
         hold.page = undefined;
-        if (!hold.feed) void reader.cancel().catch(() => {});
+        if (!hold.feed) hold.stop();
       },
     });
     void this.#pump(streamId, hold, reader, settle);
@@ -149,7 +152,6 @@ export class Holds {
           this.#bytes += next.value.length;
           this.#bound(hold);
         }
-        if (!hold.page && !hold.feed) return void reader.cancel().catch(() => {});
       }
       await settle().catch(() => {});
       close(hold.page);
@@ -179,6 +181,8 @@ export class Holds {
     send(hold.feed, RELEASED);
     close(hold.feed);
     hold.feed = undefined;
+    // Nobody reads it any more: its reading stops (a resume reads the turn again by key).
+    if (!hold.page) hold.stop();
     this.#bytes -= freed;
     hold.bytes = 0;
     return freed;

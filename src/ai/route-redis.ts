@@ -316,7 +316,8 @@ function framed(stream: ReadableStream<string>): ReadableStream<string> {
 function unframed(stream: ReadableStream<string>): ReadableStream<string> {
   let expected = 0;
   let over = false;
-  const broken = () => new Error('the held answer broke off (Redis lost part of it): resume to read it again');
+  const broken = () =>
+    new Error('the held answer broke off (Redis lost part of it): resume to read it again');
   return stream.pipeThrough(
     new TransformStream<string, string>({
       transform(message, controller) {
