@@ -2,12 +2,19 @@ import { defineConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
 // The tests a mutation run uses: the unit tests, which drive the mutated files directly and time their
-// waits with fake timers, and the transport tests that map errors through fakes. A mutant of module-level
+// waits with fake timers, the transport tests that map errors through fakes, and the chat route's. A mutant of module-level
 // code (a policy row, a pattern) runs every one of them, so they must stay fast; the reliability suite and
 // the loopback edge tests wait in real time and would make each such run minutes.
 export default defineConfig({
   test: {
     ...base.test,
-    include: ['test/unit/**/*.test.ts', 'test/transport/surface.test.ts', 'test/transport/hostile.test.ts'],
+    include: [
+      'test/unit/**/*.test.ts',
+      'test/transport/surface.test.ts',
+      'test/transport/hostile.test.ts',
+      // The chat route's, in process (its Redis test runs the built package in other processes).
+      'test/ai/route.test.ts',
+      'test/ai/route-{bounds,holds,isolation,records,resume,stop}.test.ts',
+    ],
   },
 });

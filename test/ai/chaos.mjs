@@ -68,7 +68,8 @@ function start(name, command, args, ready, env = {}) {
   });
   child.on('exit', (code, signal) => {
     children.delete(entry);
-    if (!entry.planned && !stopping) fail(`${name} exited unplanned (${code ?? signal}): ${seen.slice(-800)}`);
+    if (!entry.planned && !stopping)
+      fail(`${name} exited unplanned (${code ?? signal}): ${seen.slice(-800)}`);
   });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} never became ready: ${seen}`)), 20_000);
@@ -107,7 +108,9 @@ writeFileSync(chatsOf, '{}');
 /** What each chat is doing, for a run that overstays. */
 const doing = new Map();
 const watchdog = setTimeout(() => {
-  fail(`the run passed ${RUN_MS} ms; still: ${JSON.stringify([...doing].filter(([, what]) => what !== 'done'))}`);
+  fail(
+    `the run passed ${RUN_MS} ms; still: ${JSON.stringify([...doing].filter(([, what]) => what !== 'done'))}`,
+  );
   finish();
 }, RUN_MS);
 
@@ -120,7 +123,20 @@ const mock = await start(
 );
 const redisPort = await freePort();
 // Persisted as a production Redis is (append-only, each write synced): a restart keeps what was written.
-const redisArgs = ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', work];
+const redisArgs = [
+  '--port',
+  String(redisPort),
+  '--bind',
+  '127.0.0.1',
+  '--save',
+  '',
+  '--appendonly',
+  'yes',
+  '--appendfsync',
+  'always',
+  '--dir',
+  work,
+];
 let redis = await start('redis-server', 'redis-server', redisArgs, /Ready to accept connections/);
 const routeEnv = (port) => ({
   MOCK_URL: mock.url,
@@ -131,7 +147,13 @@ const routeEnv = (port) => ({
 });
 const ports = await Promise.all([0, 1, 2].map(() => freePort()));
 const startRoute = (n) =>
-  start(`route ${n}`, process.execPath, ['test/ai/route-server.mjs'], /listening (http:\/\/\S+)/, routeEnv(ports[n]));
+  start(
+    `route ${n}`,
+    process.execPath,
+    ['test/ai/route-server.mjs'],
+    /listening (http:\/\/\S+)/,
+    routeEnv(ports[n]),
+  );
 const routes = await Promise.all([0, 1, 2].map(startRoute));
 /** Peak RSS seen per route process (kB), sampled, and what each instance reported at its end. */
 const peaks = [0, 0, 0];
@@ -225,7 +247,8 @@ async function messageOf(chunks, message) {
   return built;
 }
 
-const ended = (chunks) => chunks.find((chunk) => chunk.type === 'finish' && chunk.messageMetadata?.convo?.status);
+const ended = (chunks) =>
+  chunks.find((chunk) => chunk.type === 'finish' && chunk.messageMetadata?.convo?.status);
 
 /** A user's message. */
 const userMessage = (text) => ({ id: crypto.randomUUID(), role: 'user', parts: [{ type: 'text', text }] });
@@ -233,10 +256,17 @@ const userMessage = (text) => ({ id: crypto.randomUUID(), role: 'user', parts: [
 /** Sends `text` into the chat, retried while the route is refusing (503: Redis away), as a user would. */
 async function send(chat, messages, signal) {
   for (let attempt = 0; attempt < 40; attempt++) {
-    const response = await call(chat.user, 'POST', '', { id: chat.id, trigger: 'submit-message', messages }, signal);
+    const response = await call(
+      chat.user,
+      'POST',
+      '',
+      { id: chat.id, trigger: 'submit-message', messages },
+      signal,
+    );
     if (response.status === 200) return response;
     const text = await response.text();
-    if (response.status !== 503 && response.status !== 409) throw new Error(`send ${response.status}: ${text}`);
+    if (response.status !== 503 && response.status !== 409)
+      throw new Error(`send ${response.status}: ${text}`);
     await sleep(250);
   }
   throw new Error('send: refused 40 times');
@@ -249,7 +279,9 @@ async function resumeToEnd(chat) {
     const response = await call(chat.user, 'GET', `/${chat.id}/stream`).catch(() => undefined);
     chat.log = `${chat.log ?? ''} resume ${response?.status}`;
     if (response?.status === 200) {
-      const chunks = await chunksOf(response, undefined, (chunk) => doing.set(chat.id, `resume ${attempt}: ${chunk.type}`));
+      const chunks = await chunksOf(response, undefined, (chunk) =>
+        doing.set(chat.id, `resume ${attempt}: ${chunk.type}`),
+      );
       if (ended(chunks)) return chunks;
     } else await response?.body?.cancel();
     chat.reloads = (chat.reloads ?? 0) + 1;
@@ -264,7 +296,10 @@ async function keep(chat, chunks, message) {
   if (!end) return fail(`${chat.id}: a turn never reached its end for its owner`);
   const built = await messageOf(chunks, message);
   if (!built) return fail(`${chat.id}: no message in ${JSON.stringify(chunks.map((chunk) => chunk.type))}`);
-  chat.got.set(end.messageMetadata.convo.turnId, { text: messageText(built), status: end.messageMetadata.convo.status });
+  chat.got.set(end.messageMetadata.convo.turnId, {
+    text: messageText(built),
+    status: end.messageMetadata.convo.status,
+  });
 }
 
 /** Phase A: a turn that asks for a tool approval, approved, continued on the same message. */
@@ -332,7 +367,11 @@ async function trespass(user, victim) {
   const answers = [
     await call(user, 'GET', `/${victim.id}/stream`),
     await call(user, 'POST', `/${victim.id}/stop`),
-    await call(user, 'POST', '', { id: victim.id, trigger: 'submit-message', messages: [userMessage('mine now')] }),
+    await call(user, 'POST', '', {
+      id: victim.id,
+      trigger: 'submit-message',
+      messages: [userMessage('mine now')],
+    }),
   ];
   for (const answer of answers) {
     const body = await answer.text();
@@ -370,7 +409,9 @@ try {
 
   // Phase B: 60 long turns at once; the chaos comes while they stream.
   const turns = chats.map((chat, index) =>
-    (index % 12 === 0 ? stopTurn(chat) : longTurn(chat, index)).catch((error) => fail(`${chat.id}: ${error}`)),
+    (index % 12 === 0 ? stopTurn(chat) : longTurn(chat, index)).catch((error) =>
+      fail(`${chat.id}: ${error}`),
+    ),
   );
   await sleep(600);
   // Every user tries another's chat while it streams.
@@ -395,15 +436,20 @@ try {
       if (message.status !== 'completed') continue;
       const got = chat.got.get(message.id);
       if (!got)
-        fail(`${chat.id}: turn ${message.id} was completed but its owner never got it (got ${[...chat.got.keys()]}; ${chat.log ?? ''})`);
+        fail(
+          `${chat.id}: turn ${message.id} was completed but its owner never got it (got ${[...chat.got.keys()]}; ${chat.log ?? ''})`,
+        );
       else if (got.text !== message.content)
-        fail(`${chat.id}: turn ${message.id}: the owner got ${JSON.stringify(got.text.slice(0, 80))}…, saved ${JSON.stringify(message.content.slice(0, 80))}…`);
+        fail(
+          `${chat.id}: turn ${message.id}: the owner got ${JSON.stringify(got.text.slice(0, 80))}…, saved ${JSON.stringify(message.content.slice(0, 80))}…`,
+        );
       else compared++;
     }
     if (chat.stopped.size > 0) {
       const statuses = [];
       for await (const message of client.chats.messages(chat.id)) statuses.push(message.status);
-      if (!statuses.includes('cancelled')) fail(`${chat.id}: the stopped turn was not cancelled (${statuses})`);
+      if (!statuses.includes('cancelled'))
+        fail(`${chat.id}: the stopped turn was not cancelled (${statuses})`);
     }
   }
   const reloads = chats.reduce((sum, chat) => sum + (chat.reloads ?? 0), 0);

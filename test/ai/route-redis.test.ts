@@ -160,7 +160,9 @@ describe.runIf(run)('createChatRoute on two processes sharing Redis (resumable-s
       if (refused.status === 200) await refused.body?.cancel();
       return refused.status === 503;
     }, 'a send refused while Redis is away');
-    expect(((await refused?.json()) as { error: { name: string } }).error.name).toBe('RedisUnavailableError');
+    expect(((await (refused as Response).json()) as { error: { name: string } }).error.name).toBe(
+      'RedisUnavailableError',
+    );
     gate.release(100);
     await sent;
     expect(first.chat.error).toBeUndefined();
