@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createChatRoute, EVERY_CHAT_TO_EVERY_CALLER, type RouteRedisOptions } from '../../src/ai/index.js';
 import { Client } from '../../src/index.js';
 import { DEFAULT_CREDENTIAL, type MockServer, startMockServer } from '../../src/mock/index.js';
 import { expectEndedAsSaved, gatedClock, page, reloadMidTurn, STEP_MS, until } from './route-support.js';
@@ -244,5 +245,25 @@ describe.runIf(run)('createChatRoute on two processes sharing Redis (resumable-s
     expect(text).toContain('"status":"completed"');
     const saved = mock.mock.store.turns().find((one) => one.chat_id === id);
     expect(text).toContain(JSON.stringify(saved?.content).slice(1, -1).split(' ')[0]);
+  });
+
+  it('redis: { client }: the route uses a node-redis client of yours for its records, and close() leaves it open', async () => {
+    const client = new Client({ baseUrl: mock.url, token: DEFAULT_CREDENTIAL.token });
+    const { id } = await client.chats.create({});
+    const redis = createClient({ url: env.REDIS_URL as string, disableOfflineQueue: true });
+    redis.on('error', () => {});
+    await redis.connect();
+    const options = { client: redis, keyPrefix: 'mine' } satisfies RouteRedisOptions;
+    const route = createChatRoute({ client, authorize: EVERY_CHAT_TO_EVERY_CALLER, redis: options });
+    gate.release(100);
+    const answer = await route.handle(sendRequest(id, 'hello'));
+    const record = JSON.parse((await redis.get(`mine:record:${id}`)) ?? 'null') as {
+      idempotencyKey?: string;
+    };
+    expect(record?.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await answer.text()).toContain('"status":"completed"');
+    await route.close();
+    expect(redis.isReady).toBe(true);
+    redis.destroy();
   });
 });
