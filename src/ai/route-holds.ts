@@ -65,6 +65,11 @@ export class Holds {
     return this.#bytes;
   }
 
+  /** Whether the answer `streamId` is being read now (held or released, not yet ended). */
+  reading(streamId: string): boolean {
+    return this.#held.has(streamId);
+  }
+
   /** Throws a `RouteCapacityError` when a new answer of `caller` may not be held: check before sending. */
   admit(caller: string): void {
     let own = 0;

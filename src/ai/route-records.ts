@@ -34,8 +34,19 @@ export class RouteRecords {
   /** The view the transport uses: synchronous, in this process, written through. */
   readonly transport: TurnRecordStore;
 
-  constructor(shared?: RouteRecordStore | undefined) {
+  /** Whether this process reads the chat's turn `key` now: only such a record is trusted without `shared`. */
+  readonly #reads: (chatId: string, key: string) => boolean;
+
+  /**
+   * `reads`: whether this process reads a turn now. While `shared` fails, a record of this process's own
+   * answers only for a turn it reads: any other may be stale (another process ended or stopped it since).
+   */
+  constructor(
+    shared?: RouteRecordStore | undefined,
+    reads: (chatId: string, key: string) => boolean = () => true,
+  ) {
     this.#shared = shared;
+    this.#reads = reads;
     this.transport = {
       get: (chatId) => this.#touch(chatId),
       set: (chatId, record) => this.keep(chatId, record),
@@ -54,7 +65,7 @@ export class RouteRecords {
     this.#write(chatId, () => this.#shared?.set(chatId, record));
   }
 
-  /** The chat's last turn: the shared store's (kept here too), else this process's when it has none or fails. */
+  /** The chat's last turn: the shared store's (kept here too); this process's without one, or while it fails. */
   async load(chatId: string): Promise<RouteRecord | undefined> {
     await this.settled(chatId);
     if (this.#shared) {
@@ -68,7 +79,9 @@ export class RouteRecords {
         this.#local.delete(chatId);
         return undefined;
       } catch {
-        // The shared store is away: what this process knows is the best answer.
+        // The shared store is away: what this process knows of a turn it reads now is still true.
+        const local = this.#touch(chatId);
+        return local && this.#reads(chatId, local.idempotencyKey) ? local : undefined;
       }
     }
     return this.#touch(chatId);

@@ -149,7 +149,10 @@ class ChatRouter {
     this.#options = options;
     this.#authorize = typeof authorize === 'function' ? authorize : undefined;
     this.#redis = options.redis ? new RouteRedis(options.redis, () => this.#rewrite()) : undefined;
-    this.#records = new RouteRecords(options.records ?? this.#redis?.records);
+    this.#records = new RouteRecords(
+      options.records ?? this.#redis?.records,
+      (chatId, key) => this.#reading.get(chatId)?.idempotencyKey === key,
+    );
     this.#holds = new Holds(options.streams ?? this.#redis?.streams ?? memoryStreams(), {
       maxStreams: options.maxStreams ?? MAX_LIVE_STREAMS,
       maxBytes: options.maxHeldBytes ?? MAX_HELD_BYTES,
@@ -341,11 +344,14 @@ class ChatRouter {
     }
   }
 
-  /** Writes again the records of the turns this process reads: a Redis that restarted empty lost them. */
+  /**
+   * Writes again the records of the turns whose answers this process reads now: a Redis that restarted
+   * empty lost them. Not a read paused at an approval: its turn may have gone on through another process.
+   */
   #rewrite(): void {
     for (const chatId of this.#reading.keys()) {
       const record = this.#records.transport.get(chatId);
-      if (record) this.#records.keep(chatId, record);
+      if (record && this.#holds.reading(streamIdOf(chatId, record))) this.#records.keep(chatId, record);
     }
   }
 

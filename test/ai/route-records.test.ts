@@ -78,9 +78,9 @@ describe('RouteRecords: one record store for the route and its transport', () =>
     expect(one.transport.get('c')).toBeUndefined();
   });
 
-  it('a shared store that fails: what this process knows answers, and writes are left for later', async () => {
+  it('a shared store that fails: what this process knows of a turn it reads answers, and writes are left for later', async () => {
     const shared = sharedStore();
-    const records = new RouteRecords(shared.store);
+    const records = new RouteRecords(shared.store, (chatId, key) => chatId === 'c' && key === 'k2');
     records.keep('c', record('k1'));
     await records.settled('c');
     shared.fail(true);
@@ -88,6 +88,9 @@ describe('RouteRecords: one record store for the route and its transport', () =>
     await records.settled('c');
     expect((await records.load('c'))?.idempotencyKey).toBe('k2');
     expect(shared.map.get('c')?.idempotencyKey).toBe('k1');
+    // A record of a turn this process no longer reads may be stale: none is better than an old turn.
+    records.keep('d', record('k3'));
+    expect(await records.load('d')).toBeUndefined();
   });
 
   it('writes land in order: a read waits for those on their way', async () => {
