@@ -19,8 +19,9 @@ export const BUDGETS = [
     name: 'Client + turns.stream',
     // Just above what was measured: 33.1 KB up front, 41.9 KB one file. The one-file target of 35 KB is not
     // met: 9.1 KB of it is ky, which performs every exchange (a dependency the project keeps, BENCHMARKS.md).
+    // One file: 42.2 KB since the chat route's two error classes joined the branded ones in errors/.
     maxGzip: 33_200,
-    maxWholeGzip: 42_000,
+    maxWholeGzip: 42_300,
     code: `import { Client } from 'convo-sdk';
 const client = new Client({ baseUrl: 'https://api.example.com', token: 'token' });
 for await (const event of client.turns.stream('3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d', { content: 'Hello' })) {
@@ -30,9 +31,9 @@ for await (const event of client.turns.stream('3f2b1c4d-5e6f-4a7b-8c9d-0e1f2a3b4
   {
     // `convo-sdk/ai` on a page that already streams turns: what it adds is budgeted on its own (`maxAdded`).
     name: 'Client + ConvoChatTransport (convo-sdk/ai)',
-    // Just above what was measured: 36.5 KB, 45.3 KB one file, 3.4 KB added.
+    // Just above what was measured: 36.5 KB, 45.3 KB one file (45.6 KB with the route's branded errors), 3.4 KB added.
     maxGzip: 36_600,
-    maxWholeGzip: 45_400,
+    maxWholeGzip: 45_700,
     addsTo: 'Client + turns.stream',
     maxAdded: 3_500,
     code: `import { Client } from 'convo-sdk';
