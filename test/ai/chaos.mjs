@@ -6,6 +6,7 @@
 // turn's full saved text (`chats.messages()`), live or after reloads; no user gets a byte of another's chat
 // (its resume, stop and send answer 404); no process exits unplanned; each process's peak RSS stays within
 // the bound. Prints the figures RELIABILITY.md records. Exits 1 on a failed assertion; bounded in time.
+// CHAOS_DEBUG=1 passes the processes' stderr through.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
