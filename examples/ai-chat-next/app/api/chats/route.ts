@@ -1,6 +1,6 @@
 // POST /api/chats: a new chat of the service, for a page opened without one, owned by the browser's user.
 import { Client } from 'convo-sdk';
-import { chatName, userCookie, userOf } from '../owner.js';
+import { chatName, userCookie, userOf } from '../owner.ts';
 
 const client = new Client({
   baseUrl: process.env.CONVO_BASE_URL ?? 'http://127.0.0.1:4010',

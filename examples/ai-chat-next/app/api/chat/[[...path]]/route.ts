@@ -2,7 +2,7 @@
 // after a reload) and POST /api/chat/{id}/stop (the page's Stop). The token stays on the server.
 import { Client } from 'convo-sdk';
 import { createChatRoute } from 'convo-sdk/ai';
-import { owns, userOf } from '../../owner.js';
+import { owns, userOf } from '../../owner.ts';
 
 const client = new Client({
   baseUrl: process.env.CONVO_BASE_URL ?? 'http://127.0.0.1:4010',
