@@ -1,8 +1,8 @@
 // Mutation testing of the retry policy, the error mapping, the fold, the delta decoding, the stream's
 // mapping and re-opening, pagination, the answer endpoints, the redaction rule, a turn's shared cancels,
-// the SSE reader (watchdog, bounds), the AI transport's paused reads and text fold, the inspector's mask,
-// the conformance kit's table of failures not exercised and its sanitizers:
-// the telemetry (spans, metrics, the option, the route's spans, the inspector's trace id):
+// the SSE reader (watchdog, bounds), the AI transport's paused reads and text fold, the chat route (its dispatch,
+// holds, records and bounds), the inspector's mask, the conformance kit's table of failures not exercised and its
+// sanitizers, the telemetry (spans, metrics, the option, the route's spans, the inspector's trace id):
 // `npm run test:mutation`, or one file: `npm run test:mutation -- --mutate src/http/policy.ts`.
 // Slow (minutes per file) and not part of `npm test`; the figures are in RELIABILITY.md.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
@@ -32,6 +32,10 @@ export default {
     'src/ai/text.ts',
     'src/ai/restate.ts',
     'src/ai/history.ts',
+    'src/ai/route.ts',
+    'src/ai/route-holds.ts',
+    'src/ai/route-records.ts',
+    'src/ai/route-limits.ts',
     'src/mock/inspector/masking.ts',
     'src/conformance/failures.ts',
     'src/conformance/sanitize.ts',

@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
 // The tests a mutation run uses: the unit tests, which drive the mutated files directly and time their
-// waits with fake timers, and the transport tests that map errors through fakes. A mutant of module-level
+// waits with fake timers, the transport tests that map errors through fakes, and the chat route's. A mutant of module-level
 // code (a policy row, a pattern) runs every one of them, so they must stay fast; the reliability suite and
 // the loopback edge tests wait in real time and would make each such run minutes.
 export default defineConfig({
@@ -17,6 +17,9 @@ export default defineConfig({
       // The telemetry's tests: the real OpenTelemetry SDK against the mock over loopback, a few seconds.
       'test/telemetry/**/*.test.ts',
       'test/ai/route-spans*.test.ts',
+      // The chat route's, in process (its Redis test runs the built package in other processes).
+      'test/ai/route.test.ts',
+      'test/ai/route-{bounds,holds,isolation,records,resume,stop}.test.ts',
     ],
   },
 });

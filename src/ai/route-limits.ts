@@ -2,6 +2,8 @@ import { ValidationError } from '../index.js';
 
 /** The largest request body the route reads by default: the whole conversation a page posts. */
 export const MAX_ROUTE_BODY_BYTES = 4 * 1024 * 1024;
+/** How long a route reads a request body at most by default. */
+export const MAX_ROUTE_BODY_MS = 10_000;
 /** The most a route buffers of one answer by default (what a resume replays from its start). */
 export const MAX_ROUTE_STREAM_BYTES = 16 * 1024 * 1024;
 /** How long a route reads one answer at most by default: past the service's 30 minutes a turn. */
@@ -13,29 +15,53 @@ export const MAX_STOP_WAIT_MS = 10_000;
 const tooLarge = (limit: number) =>
   new ValidationError([{ field: 'body', message: `exceeds ${limit} bytes`, limit }]);
 
-/** The request's JSON body, read up to `limit` bytes (a `ValidationError` naming `body` beyond, or when not JSON). */
-export async function readJson(request: Request, limit: number): Promise<unknown> {
+/**
+ * The request's JSON body, read up to `limit` bytes and for `ms` milliseconds at most (a `ValidationError`
+ * naming `body` beyond either, or when it is not JSON).
+ */
+export async function readJson(request: Request, limit: number, ms: number): Promise<unknown> {
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > limit) throw tooLarge(limit);
   const reader = request.body?.getReader();
   const parts: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const next = await reader?.read();
-    if (!next || next.done) break;
-    size += next.value.byteLength;
-    if (size > limit) {
-      await reader?.cancel();
-      throw tooLarge(limit);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      void reader?.cancel().catch(() => {});
+      reject(
+        new ValidationError([{ field: 'body', message: `was not received within ${ms} ms`, limit: ms }]),
+      );
+    }, ms);
+  });
+  try {
+    return parse(await Promise.race([readAll(), late]));
+  } finally {
+    clearTimeout(timer);
+  }
+
+  async function readAll(): Promise<Uint8Array> {
+    for (;;) {
+      const next = await reader?.read();
+      if (!next || next.done) break;
+      size += next.value.byteLength;
+      if (size > limit) {
+        await reader?.cancel();
+        throw tooLarge(limit);
+      }
+      parts.push(next.value);
     }
-    parts.push(next.value);
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const part of parts) {
+      bytes.set(part, at);
+      at += part.byteLength;
+    }
+    return bytes;
   }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    bytes.set(part, at);
-    at += part.byteLength;
-  }
+}
+
+function parse(bytes: Uint8Array): unknown {
   try {
     return JSON.parse(new TextDecoder().decode(bytes));
   } catch {

@@ -1,4 +1,4 @@
-import { ConvoError } from '../index.js';
+import { RouteCapacityError } from '../index.js';
 
 /**
  * Where a route keeps the streams it answers, so that another request (a reload's `GET …/stream`) can
@@ -18,18 +18,6 @@ export interface RouteStreams {
 
 /** How many streams `memoryStreams()` holds at once by default. */
 export const MAX_LIVE_STREAMS = 1000;
-
-/** A route already holds as many live streams as it may; the request is refused, nothing was sent. */
-export class RouteCapacityError extends ConvoError {
-  override name = 'RouteCapacityError';
-  /** The number of streams held. */
-  readonly limit: number;
-
-  constructor(limit: number) {
-    super(`the route already holds ${limit} live streams (maxStreams): try again when one ends`);
-    this.limit = limit;
-  }
-}
 
 /** A stream being read: what it gave so far and who follows it. */
 interface Held {
@@ -87,4 +75,33 @@ export function memoryStreams(maxStreams = MAX_LIVE_STREAMS): RouteStreams {
       return stream ? follow(stream) : undefined;
     },
   };
+}
+
+/** `stream` read through; `left` runs once, when it ended, failed or was cancelled. */
+export function watched(stream: ReadableStream<string>, left: () => void): ReadableStream<string> {
+  const reader = stream.getReader();
+  let gone = false;
+  const leave = () => {
+    if (gone) return;
+    gone = true;
+    left();
+  };
+  return new ReadableStream<string>({
+    async pull(controller) {
+      try {
+        const next = await reader.read();
+        if (next.done) {
+          leave();
+          controller.close();
+        } else controller.enqueue(next.value);
+      } catch (error) {
+        leave();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      leave();
+      return reader.cancel(reason);
+    },
+  });
 }

@@ -1,52 +1,86 @@
 import { JsonToSseTransformStream, UI_MESSAGE_STREAM_HEADERS } from 'ai';
-import { ApiError, type Client, ConvoError, type TurnStream, ValidationError } from '../index.js';
+import {
+  ApiError,
+  type Client,
+  ConvoError,
+  RedisUnavailableError,
+  RouteCapacityError,
+  type TurnStream,
+  ValidationError,
+} from '../index.js';
 import type { TurnFields } from './parts.js';
-import { boundedRecords, type TurnRecord } from './records.js';
+import type { TurnRecord } from './records.js';
+import { Holds, MAX_CALLER_BYTES, MAX_CALLER_STREAMS, MAX_HELD_BYTES } from './route-holds.js';
 import {
   boundStream,
   MAX_ROUTE_BODY_BYTES,
+  MAX_ROUTE_BODY_MS,
   MAX_ROUTE_STREAM_BYTES,
   MAX_ROUTE_STREAM_MS,
   MAX_STOP_WAIT_MS,
   readJson,
 } from './route-limits.js';
-import { serverSpan } from './route-spans.js';
-import { memoryStreams, RouteCapacityError, type RouteStreams } from './route-streams.js';
+import { type RouteRecordStore, RouteRecords } from './route-records.js';
+import { RouteRedis, type RouteRedisOptions } from './route-redis.js';
+import { type RouteAction, serverSpan } from './route-spans.js';
+import { MAX_LIVE_STREAMS, memoryStreams, type RouteStreams } from './route-streams.js';
 import { ConvoChatTransport, type ConvoChatTransportOptions } from './transport.js';
+import { isChatId } from './validate.js';
 
 /**
- * Where the route keeps the last turn of each chat, for a resume: in memory by default (one process); give
- * every process the same store (Redis, a database) so that any of them can read a turn again by its key.
+ * What `authorize` answers for a request and a chat: `false` refuses (404, nothing of the chat is read or
+ * sent), `{ caller }` grants it to that caller (the signed-in user's id: each caller's share of the route is
+ * bounded), `true` grants it with no caller named (the share is then bounded per chat).
  */
-export interface RouteRecordStore {
-  /** The chat's last turn, if known. */
-  get(chatId: string): TurnRecord | undefined | Promise<TurnRecord | undefined>;
-  /** Keeps the chat's last turn. */
-  set(chatId: string, record: TurnRecord): unknown;
-  /** Forgets the chat's last turn: its whole answer was delivered, or it was stopped. */
-  delete?(chatId: string): unknown;
-}
+export type ChatGrant = boolean | { caller: string };
+
+/** Whether the request may use the chat, and as whom: the signed-in user must own the chat. */
+export type ChatAuthorizer = (request: Request, chatId: string) => ChatGrant | Promise<ChatGrant>;
+
+/**
+ * The explicit opt-out of `authorize`: every caller may read, stop and send into every chat whose id it
+ * knows. For a route only one trusted user reaches (a demo, a test); never behind a login.
+ */
+export const EVERY_CHAT_TO_EVERY_CALLER = 'every-chat-to-every-caller';
 
 /** Options of `createChatRoute`. */
 export interface ChatRouteOptions {
   /** The client that sends the turns, with the server's credential. */
   client: Client;
+  /**
+   * Required: whether the request may use the chat, checked on every send, resume and stop (a refused chat
+   * answers 404), and as which caller. `'every-chat-to-every-caller'` opts out: every caller gets every chat.
+   */
+  authorize: ChatAuthorizer | typeof EVERY_CHAT_TO_EVERY_CALLER;
   /** Sent with every turn (`model_id`, `permission_mode`, `attachments`, `metadata`). */
   turn?: TurnFields | undefined;
   /** Options of each streamed turn (`idleTimeout`, `maxResumes`, `timeout`...). */
   stream?: ConvoChatTransportOptions['stream'];
-  /** Where answers are held for a resume: `memoryStreams()` by default; a `resumable-stream` context across processes. */
+  /**
+   * Several processes: the Redis they share, whose clients the route makes, watches and reconnects (the
+   * `redis` and `resumable-stream` packages must be installed). Records and live answers go there.
+   */
+  redis?: RouteRedisOptions | undefined;
+  /** Where live answers are held for a resume: `redis`'s, else `memoryStreams()` (one process). */
   streams?: RouteStreams | undefined;
-  /** Where each chat's last turn is kept: in memory by default; shared across processes for a resume by key. */
+  /** Where each chat's last turn is kept across processes: `redis`'s, else this process only. */
   records?: RouteRecordStore | undefined;
-  /** Whether the request may use the chat (the signed-in user's?); a chat refused answers 404. Default: every chat. */
-  authorize?: ((request: Request, chatId: string) => boolean | Promise<boolean>) | undefined;
   /** The largest request body read, in bytes (default 4 MiB). */
   maxBodyBytes?: number | undefined;
+  /** How long a request body is read at most, in milliseconds (default 10 s). */
+  maxBodyMs?: number | undefined;
   /** The most buffered of one answer, in bytes (default 16 MiB). */
   maxStreamBytes?: number | undefined;
   /** How long one answer is read at most, in milliseconds (default 31 minutes). */
   maxStreamMs?: number | undefined;
+  /** Live answers this process holds at once (default `MAX_LIVE_STREAMS`, 1000). */
+  maxStreams?: number | undefined;
+  /** Bytes of live answers this process holds for resumes (default `MAX_HELD_BYTES`, 128 MiB). */
+  maxHeldBytes?: number | undefined;
+  /** Bytes of live answers one caller's turns hold (default `MAX_CALLER_BYTES`, 32 MiB). */
+  maxCallerBytes?: number | undefined;
+  /** Live answers one caller holds at once (default `MAX_CALLER_STREAMS`, 16). */
+  maxCallerStreams?: number | undefined;
 }
 
 /** A route handler for `useChat` with `ConvoRouteTransport`: every method and sub-path under its mount point. */
@@ -57,6 +91,8 @@ export interface ChatRoute {
   GET(request: Request): Promise<Response>;
   /** `handle`, as a Next.js App Router file's `POST`. */
   POST(request: Request): Promise<Response>;
+  /** Closes the Redis clients the route made (turns still streaming stream on). */
+  close(): Promise<void>;
 }
 
 /** What `useChat`'s HTTP transport posts. */
@@ -67,141 +103,287 @@ interface SendBody {
   messageId?: string | undefined;
 }
 
+/** A request, as the route reads it: what it asks and of which chat. */
+type Asked =
+  | { action: 'send'; chatId: string; body: SendBody }
+  | { action: 'resume' | 'stop'; chatId: string };
+
+/** What a request asks of the route, from its method and the last two segments of its path. */
+type Action = RouteAction | 'unknown';
+
+/** The request's action: a resume (`GET …/{chatId}/stream`), a stop (`POST …/{chatId}/stop`), else a send (`POST`). */
+function actionOf(request: Request): Action {
+  const [chatId, action] = pathTail(request);
+  if (request.method === 'GET' && action === 'stream' && chatId) return 'resume';
+  if (request.method === 'POST' && action === 'stop' && chatId) return 'stop';
+  return request.method === 'POST' ? 'send' : 'unknown';
+}
+
+/** The last two segments of the request's path. */
+const pathTail = (request: Request) => new URL(request.url).pathname.split('/').filter(Boolean).slice(-2);
+
+/** The chat id segment of a resume's or a stop's path. */
+const chatIdOf = (request: Request) => pathTail(request)[0] as string;
+
 /**
  * A server route for `useChat` that survives a reload: a request that closes (reload, tab closed, network)
  * leaves the turn running and its answer held, so `GET {api}/{chatId}/stream` reads it again from its start
  * and follows it live; only `POST {api}/{chatId}/stop` (what `ConvoRouteTransport` sends on `stop()`)
- * cancels the turn. An answer no longer held (another process without shared `streams`, or ended) is read
- * again by the turn's key from `records` (the service replays it, 4.4).
+ * cancels the turn. An answer no longer held (its process died, or it ended) is read again by the turn's
+ * key (the service replays it, 4.4). Throws a `ValidationError` naming `authorize` when it is missing.
  */
 export function createChatRoute(options: ChatRouteOptions): ChatRoute {
-  const { client } = options;
-  const streams = options.streams ?? memoryStreams();
-  const records: RouteRecordStore = options.records ?? boundedRecords();
-  // The transport's own records: the key it sends with, in this process (a resume from `records` sets it).
-  const local = boundedRecords();
-  // The turn this process reads for each chat, from before it opens until its read ends: a stop cancels
-  // it through its stream, which holds a cancel made before the turn started until it starts.
-  const reading = new Map<string, TurnStream>();
-  const opened = (chatId: string, stream: TurnStream) => {
-    reading.set(chatId, stream);
-    const over = () => {
-      if (reading.get(chatId) === stream) reading.delete(chatId);
-    };
-    stream.on('end', over).on('error', over);
-  };
-  // `abort`: the route cancels only on an explicit stop; a stream cancelled stops reading, never the turn.
-  const transport = new ConvoChatTransport({
-    client,
-    turn: options.turn,
-    stream: options.stream,
-    stop: 'abort',
-    records: local,
-    opened,
-  });
-  const maxBody = options.maxBodyBytes ?? MAX_ROUTE_BODY_BYTES;
-  const bounds = {
-    maxBytes: options.maxStreamBytes ?? MAX_ROUTE_STREAM_BYTES,
-    maxMs: options.maxStreamMs ?? MAX_ROUTE_STREAM_MS,
-  };
-  const allowed = async (request: Request, chatId: string) =>
-    options.authorize ? await options.authorize(request, chatId) : true;
+  const router = new ChatRouter(options);
+  const handle = (request: Request) => router.handle(request);
+  return { handle, GET: handle, POST: handle, close: () => router.close() };
+}
 
-  /** The answer to the page: held for a resume under the turn's key, forgotten once read to the turn's end. */
-  const answer = async (chatId: string, record: TurnRecord | undefined, ui: ReadableStream<unknown>) => {
-    const sse = () => boundStream(ui.pipeThrough(new JsonToSseTransformStream()), bounds);
-    const held = record ? await streams.createNewResumableStream(streamIdOf(chatId, record), sse) : null;
-    return respond(held ?? sse(), () => forget(chatId, record));
-  };
-  const forget = async (chatId: string, record: TurnRecord | undefined) => {
-    if (record && (await records.get(chatId))?.idempotencyKey === record.idempotencyKey)
-      await records.delete?.(chatId);
-  };
+/** The route: one dispatch of send, resume and stop, each behind `authorize`. */
+class ChatRouter {
+  readonly #client: Client;
+  readonly #options: ChatRouteOptions;
+  readonly #authorize: ChatAuthorizer | undefined;
+  readonly #redis: RouteRedis | undefined;
+  readonly #records: RouteRecords;
+  readonly #holds: Holds;
+  readonly #transport: ConvoChatTransport;
+  /**
+   * The turn this process reads for each chat, from before it opens until its read ends: a stop cancels
+   * it through its stream, which holds a cancel made before the turn started until it starts.
+   */
+  readonly #reading = new Map<string, TurnStream>();
 
-  const send = async (request: Request) => {
-    const body = checkSend(await readJson(request, maxBody));
-    if (!(await allowed(request, body.id))) return notFound();
-    const ui = await transport.sendMessages({
+  constructor(options: ChatRouteOptions) {
+    const { authorize } = options;
+    if (typeof authorize !== 'function' && authorize !== EVERY_CHAT_TO_EVERY_CALLER)
+      throw new ValidationError([
+        {
+          field: 'authorize',
+          message: `is required: a function that checks the request's user owns the chat (or '${EVERY_CHAT_TO_EVERY_CALLER}' to give every chat to every caller)`,
+        },
+      ]);
+    this.#client = options.client;
+    this.#options = options;
+    this.#authorize = typeof authorize === 'function' ? authorize : undefined;
+    this.#redis = options.redis ? new RouteRedis(options.redis, () => this.#rewrite()) : undefined;
+    this.#records = new RouteRecords(
+      options.records ?? this.#redis?.records,
+      (chatId, key) => this.#reading.get(chatId)?.idempotencyKey === key,
+    );
+    this.#holds = new Holds(options.streams ?? this.#redis?.streams ?? memoryStreams(), {
+      maxStreams: options.maxStreams ?? MAX_LIVE_STREAMS,
+      maxBytes: options.maxHeldBytes ?? MAX_HELD_BYTES,
+      callerBytes: options.maxCallerBytes ?? MAX_CALLER_BYTES,
+      callerStreams: options.maxCallerStreams ?? MAX_CALLER_STREAMS,
+    });
+    // `abort`: the route cancels only on an explicit stop; a stream cancelled stops reading, never the turn.
+    this.#transport = new ConvoChatTransport({
+      client: options.client,
+      turn: options.turn,
+      stream: options.stream,
+      stop: 'abort',
+      records: this.#records.transport,
+      opened: (chatId, stream) => this.#opened(chatId, stream),
+    });
+  }
+
+  /**
+   * The one place each request is dispatched: its action from the method and path, then, inside the action's
+   * SERVER span (when a tracer provider is registered), read, authorized and answered; every failure is an
+   * error answer.
+   */
+  handle(request: Request): Promise<Response> {
+    const action = actionOf(request);
+    if (action === 'unknown')
+      return Promise.resolve(failure(405, 'MethodNotAllowed', `${request.method} is not answered here`));
+    return serverSpan(action, request, () => this.#dispatch(action, request));
+  }
+
+  close(): Promise<void> {
+    return this.#redis?.close() ?? Promise.resolve();
+  }
+
+  /** Reads, authorizes and answers one request of a known action. */
+  async #dispatch(action: RouteAction, request: Request): Promise<Response> {
+    try {
+      const asked = await this.#asked(action, request);
+      if (!isChatId(asked.chatId))
+        throw new ValidationError([{ field: 'chatId', message: "must be a UUID (the service's chat id)" }]);
+      const grant = await this.#grant(request, asked.chatId);
+      if (!grant) return notFound();
+      switch (asked.action) {
+        case 'send':
+          return await this.#send(asked.body, grant.caller);
+        case 'resume':
+          return await this.#resume(asked.chatId, grant.caller);
+        case 'stop':
+          return await this.#stop(asked.chatId, grant.chatWide);
+      }
+    } catch (error) {
+      return errorResponse(error);
+    }
+  }
+
+  async #asked(action: RouteAction, request: Request): Promise<Asked> {
+    if (action !== 'send') return { action, chatId: decoded(chatIdOf(request)) };
+    const maxBytes = this.#options.maxBodyBytes ?? MAX_ROUTE_BODY_BYTES;
+    const maxMs = this.#options.maxBodyMs ?? MAX_ROUTE_BODY_MS;
+    const body = checkSend(await readJson(request, maxBytes, maxMs));
+    return { action: 'send', chatId: body.id, body };
+  }
+
+  /** `authorize`'s answer: the caller whose share the turn counts in, and whether a chat-wide cancel may be sent. */
+  async #grant(request: Request, chatId: string) {
+    const grant = this.#authorize ? await this.#authorize(request, chatId) : true;
+    if (!grant) return undefined;
+    const caller = typeof grant === 'object' ? `caller:${grant.caller}` : `chat:${chatId}`;
+    return { caller, chatWide: this.#authorize !== undefined };
+  }
+
+  async #send(body: SendBody, caller: string): Promise<Response> {
+    // Refused before anything is sent: Redis away, or no room for the answer.
+    await this.#redis?.ready();
+    this.#holds.admit(caller);
+    // The chat's last turn, here: a tool approval's continuation sends that turn's body again.
+    await this.#records.load(body.id);
+    const ui = await this.#transport.sendMessages({
       chatId: body.id,
       messages: body.messages as never,
       trigger: body.trigger,
       messageId: body.messageId,
       abortSignal: undefined,
     });
-    // A new turn's record (or a continued one's, in the process that sent it); else the one kept before.
-    const record = local.get(body.id) ?? (await records.get(body.id));
-    if (record) await records.set(body.id, record);
-    return answer(body.id, record, ui).catch(async (error: unknown) => {
-      // Never read: no turn was opened, and nothing will end this one's read.
-      await ui.cancel().catch(() => {});
-      reading.delete(body.id);
-      throw error;
-    });
-  };
+    // A new turn's record (the transport kept it), or the continued turn's when this is the one recorded.
+    const record = this.#records.transport.get(body.id);
+    const key = continuedKey(body.messages) ?? record?.idempotencyKey;
+    // Written before the answer starts: a resume or a stop on another process finds it.
+    await this.#records.settled(body.id);
+    return this.#answer(body.id, record?.idempotencyKey === key ? record : undefined, caller, ui, true);
+  }
 
-  const resume = async (request: Request, chatId: string) => {
-    if (!(await allowed(request, chatId))) return notFound();
-    const record = await records.get(chatId);
+  async #resume(chatId: string, caller: string): Promise<Response> {
+    const record = await this.#records.load(chatId);
     if (!record) return new Response(null, { status: 204 });
-    const held = await streams.resumeExistingStream(streamIdOf(chatId, record));
-    if (held) return respond(held, () => forget(chatId, record));
-    // Not held here (ended, or sent by another process): the service replays the turn by its key.
-    local.set(chatId, record);
-    const ui = await transport.reconnectToStream({ chatId });
-    return ui ? answer(chatId, record, ui) : new Response(null, { status: 204 });
-  };
+    const held = await this.#holds.resume(streamIdOf(chatId, record));
+    if (held) return respond(held, () => this.#records.delivered(chatId, record.idempotencyKey));
+    // Not held (ended, its process gone, Redis away): the service replays the turn by its key. That read
+    // is not held in its turn: the process that holds the turn may still be alive, and two would feed it.
+    const ui = await this.#transport.reconnectToStream({ chatId });
+    return ui ? this.#answer(chatId, record, caller, ui, false) : new Response(null, { status: 204 });
+  }
 
-  const stop = async (request: Request, chatId: string) => {
-    if (!(await allowed(request, chatId))) return notFound();
+  async #stop(chatId: string, chatWide: boolean): Promise<Response> {
     const deadline = AbortSignal.timeout(MAX_STOP_WAIT_MS);
-    const record = await records.get(chatId);
-    const turn = reading.get(chatId);
+    const record = await this.#records.load(chatId);
+    // The turn read here, when it is the one the record names: a read paused at a tool approval whose
+    // answer went through another process is an earlier turn, over since.
+    const here = this.#reading.get(chatId);
+    const turn = here && (!record || here.idempotencyKey === record.idempotencyKey) ? here : undefined;
+    const running = record !== undefined && !record.ended;
     // Read here, the turn is cancelled through its stream: a turn still opening (no `message.start` yet)
-    // is cancelled as soon as it starts, not missed. Elsewhere (another process), the chat's turn (4.6).
-    const cancelling = turn ? turn.cancel() : client.turns.cancel(chatId);
+    // is cancelled as soon as it starts, not missed. Read elsewhere (another process, or one that died),
+    // the chat's live turn (4.6), which is the one the record names while it has not ended. With no record
+    // left (a restart without Redis), the chat's live turn, only for a chat `authorize` granted.
+    const cancelling = turn
+      ? turn.cancel()
+      : running
+        ? this.#cancelStarting(chatId, deadline)
+        : !record && chatWide
+          ? this.#client.turns.cancel(chatId)
+          : Promise.resolve({ chat_id: chatId, cancelled: false });
     const first = await within(cancelling, deadline, { chat_id: chatId, cancelled: false });
-    await records.delete?.(chatId);
+    if (record) await this.#records.forget(chatId, record.idempotencyKey);
     // A 200 means the cancel was delivered (4.6), not that the turn ended: answer once it has ended, so
     // that the page's next send finds the chat free rather than 409 `api_v1_chat_busy`.
-    const later = record ? await ended(chatId, record, !turn, deadline) : false;
+    const later = running ? await this.#ended(chatId, record, !turn, deadline) : false;
     return Response.json({ cancelled: first.cancelled || later });
-  };
+  }
 
   /**
-   * Waits, until `deadline`, for the chat's turn to end: its answer held here, else the turn read again
-   * by its key to its terminal event (4.4). `cancel`: that read also cancels the turn once it starts (a
-   * send still opening in another process: a read by key may be what starts it); whether it did.
+   * The chat's live turn cancelled (4.6), for a turn read by another process: asked again for a few seconds
+   * while the service has none running yet (that process may still be opening it).
    */
-  const ended = async (chatId: string, record: TurnRecord, cancel: boolean, deadline: AbortSignal) => {
-    const held = await streams.resumeExistingStream(streamIdOf(chatId, record));
+  async #cancelStarting(chatId: string, deadline: AbortSignal) {
+    const until = Date.now() + STOP_RETRY_MS;
+    for (;;) {
+      const result = await this.#client.turns.cancel(chatId);
+      if (result.cancelled || deadline.aborted || Date.now() >= until) return result;
+      await new Promise((resolve) => setTimeout(resolve, STOP_RETRY_EVERY_MS));
+    }
+  }
+
+  /**
+   * Waits, until `deadline`, for the chat's turn to end: its answer held (here, or by a live process through
+   * Redis), else the turn read again by its key to its terminal event (4.4). `cancel`: that read also cancels
+   * the turn once it starts (a send still opening in another process: a read by key may be what starts it);
+   * whether it did.
+   */
+  async #ended(chatId: string, record: TurnRecord, cancel: boolean, deadline: AbortSignal) {
+    const held = await this.#holds.resume(streamIdOf(chatId, record));
     if (held) {
       await drained(held, deadline);
       return false;
     }
-    const again = client.turns.stream(chatId, record.body, {
-      ...options.stream,
+    const again = this.#client.turns.stream(chatId, record.body, {
+      ...this.#options.stream,
       idempotencyKey: record.idempotencyKey,
       signal: deadline,
     });
     const cancelled = cancel ? again.cancel().catch(() => undefined) : undefined;
     await again.done().catch(() => {});
     return (await cancelled)?.cancelled === true;
-  };
+  }
 
-  const handle = async (request: Request): Promise<Response> => {
+  /**
+   * The answer to the page, forgotten once delivered to the turn's end; `held`: held for resumes under the
+   * turn's key (when the turn has a record).
+   */
+  async #answer(
+    chatId: string,
+    record: TurnRecord | undefined,
+    caller: string,
+    ui: ReadableStream<unknown>,
+    held: boolean,
+  ): Promise<Response> {
+    const bounds = {
+      maxBytes: this.#options.maxStreamBytes ?? MAX_ROUTE_STREAM_BYTES,
+      maxMs: this.#options.maxStreamMs ?? MAX_ROUTE_STREAM_MS,
+    };
+    const sse = () => boundStream(ui.pipeThrough(new JsonToSseTransformStream()), bounds);
+    if (!record) return respond(sse(), async () => {});
+    const delivered = () => this.#records.delivered(chatId, record.idempotencyKey);
+    if (!held) return respond(sse(), delivered);
     try {
-      const [chatId, action] = new URL(request.url).pathname.split('/').filter(Boolean).slice(-2);
-      if (request.method === 'GET' && action === 'stream' && chatId)
-        return await serverSpan('resume', request, () => resume(request, decoded(chatId)));
-      if (request.method === 'POST' && action === 'stop' && chatId)
-        return await serverSpan('stop', request, () => stop(request, decoded(chatId)));
-      if (request.method === 'POST') return await serverSpan('send', request, () => send(request));
-      return failure(405, 'MethodNotAllowed', `${request.method} is not answered here`);
+      const page = await this.#holds.open(streamIdOf(chatId, record), caller, sse, () =>
+        this.#records.settled(chatId),
+      );
+      return respond(page, delivered);
     } catch (error) {
-      return errorResponse(error);
+      // Never read: no turn was opened, and nothing will end this one's read.
+      await ui.cancel().catch(() => {});
+      this.#reading.delete(chatId);
+      throw error;
     }
-  };
-  return { handle, GET: handle, POST: handle };
+  }
+
+  /**
+   * Writes again the records of the turns whose answers this process reads now: a Redis that restarted
+   * empty lost them. Not a read paused at an approval: its turn may have gone on through another process.
+   */
+  #rewrite(): void {
+    for (const chatId of this.#reading.keys()) {
+      const record = this.#records.transport.get(chatId);
+      if (record && this.#holds.reading(streamIdOf(chatId, record))) this.#records.keep(chatId, record);
+    }
+  }
+
+  #opened(chatId: string, stream: TurnStream): void {
+    this.#reading.set(chatId, stream);
+    const over = () => {
+      if (this.#reading.get(chatId) === stream) this.#reading.delete(chatId);
+    };
+    stream.on('end', over).on('error', over);
+  }
 }
 
 /** Reads `stream` to its end, or until `deadline`. */
@@ -228,8 +410,20 @@ async function within<T>(promise: Promise<T>, deadline: AbortSignal, fallback: T
   return Promise.race([promise, late]);
 }
 
+/** How long a stop asks again for a turn another process is still opening, and how often. */
+const STOP_RETRY_MS = 3000;
+const STOP_RETRY_EVERY_MS = 200;
+
 /** The id an answer is held under: one per turn of a chat. */
 const streamIdOf = (chatId: string, record: TurnRecord) => `convo:${chatId}:${record.idempotencyKey}`;
+
+/** The key of the turn a tool approval's answer continues: the last message's, when it is the assistant's. */
+function continuedKey(messages: unknown): string | undefined {
+  const last = Array.isArray(messages) ? (messages.at(-1) as Record<string, unknown> | undefined) : undefined;
+  if (last?.role !== 'assistant') return undefined;
+  const convo = (last.metadata as { convo?: { idempotencyKey?: unknown } } | undefined)?.convo;
+  return typeof convo?.idempotencyKey === 'string' ? convo.idempotencyKey : undefined;
+}
 
 /** A chat id from the path (a `ValidationError` naming `chatId` when it is not a URL component). */
 function decoded(segment: string): string {
@@ -245,24 +439,18 @@ function checkSend(body: unknown): SendBody {
   const at = (field: string, message: string) => new ValidationError([{ field, message }]);
   if (typeof body !== 'object' || body === null) throw at('body', 'must be an object');
   const { id, trigger, messageId } = body as Record<string, unknown>;
-  if (typeof id !== 'string' || id === '') throw at('id', 'must be a non-empty string');
+  if (typeof id !== 'string') throw at('chatId', 'must be a string (the body\'s "id")');
   if (trigger !== 'submit-message' && trigger !== 'regenerate-message')
     throw at('trigger', "must be 'submit-message' or 'regenerate-message'");
   if (messageId !== undefined && typeof messageId !== 'string') throw at('messageId', 'must be a string');
   return body as SendBody;
 }
 
-/** The UI message stream response; `delivered` runs once it was read to the turn's end. */
+/** The UI message stream response; `delivered` runs once it was read to its end. */
 function respond(sse: ReadableStream<string>, delivered: () => Promise<void>): Response {
-  let ended = false;
   const watch = new TransformStream<string, string>({
-    transform(chunk, controller) {
-      // The turn's last `finish` carries its id; a tool approval's does not (the turn goes on).
-      if (chunk.includes('"type":"finish"') && chunk.includes('"turnId"')) ended = true;
-      controller.enqueue(chunk);
-    },
     async flush() {
-      if (ended) await delivered().catch(() => {});
+      await delivered().catch(() => {});
     },
   });
   return new Response(sse.pipeThrough(watch).pipeThrough(new TextEncoderStream()), {
@@ -275,11 +463,17 @@ const failure = (status: number, name: string, message: string, field?: string) 
 
 const notFound = () => failure(404, 'NotFound', 'no such chat');
 
-/** A thrown error as the route's answer: its class names what was wrong; an `ApiError` keeps its status. */
+/** A thrown error as the route's answer: its class names what was wrong; an `ApiError` keeps an error status. */
 function errorResponse(error: unknown): Response {
   if (error instanceof ValidationError) return failure(400, error.name, error.message, error.field);
-  if (error instanceof RouteCapacityError) return failure(503, error.name, error.message);
-  if (error instanceof ApiError) return failure(error.status, error.name, error.message);
+  if (error instanceof RouteCapacityError)
+    return failure(error.scope === 'caller' ? 429 : 503, error.name, error.message);
+  if (error instanceof RedisUnavailableError) return failure(503, error.name, error.message);
+  // `Response` accepts 200 to 599 only: a service status outside the error range is a bad gateway.
+  if (error instanceof ApiError)
+    return failure(isErrorStatus(error.status) ? error.status : 502, error.name, error.message);
   if (error instanceof ConvoError) return failure(502, error.name, error.message);
   return failure(500, 'Error', 'the route failed');
 }
+
+const isErrorStatus = (status: number) => Number.isInteger(status) && status >= 400 && status <= 599;

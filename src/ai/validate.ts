@@ -45,12 +45,15 @@ const CHAT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
  * be the service's chat id, and the error says where to get one.
  */
 export function checkChatId(chatId: string): void {
-  if (!CHAT_ID.test(chatId))
+  if (!isChatId(chatId))
     throw invalid(
       'chat_id',
       "must be a UUID: useChat's id is the service's chat id: create a chat with client.chats.create() and pass useChat({ id: chat.id, transport })",
     );
 }
+
+/** Whether `chatId` has the shape of the service's chat ids (a UUID, 4.2). */
+export const isChatId = (chatId: string): boolean => CHAT_ID.test(chatId);
 
 /** A `ValidationError` of one field. */
 export function invalid(field: string, message: string): ValidationError {

@@ -21,7 +21,7 @@ const SLOW = `[[mock:slow ms=${STEP_MS}]] [[mock:words n=8]] tell me`;
 describe('createChatRoute: a reload leaves the turn running', () => {
   it('3.2 4.4 a reload mid-turn: resumeStream from a new page follows the rest live and ends with the saved text', async () => {
     const { gate, client, id, turns } = await setup();
-    const route = createChatRoute({ client });
+    const route = createChatRoute({ client, authorize: 'every-chat-to-every-caller' });
     const { shown, after, resumed } = await reloadMidTurn(gate, id, route.handle, route.handle, SLOW);
     // Live: what was said before the reload arrives while the turn still waits on the gate.
     await until(() => after.text() === shown, 'the replayed start');
@@ -34,7 +34,7 @@ describe('createChatRoute: a reload leaves the turn running', () => {
 
   it('4.4 once the whole answer was read, a resume finds nothing (204) and sends nothing to the service', async () => {
     const { gate, client, id, turns } = await setup();
-    const route = createChatRoute({ client });
+    const route = createChatRoute({ client, authorize: 'every-chat-to-every-caller' });
     const first = page(id, route.handle);
     gate.release(100);
     await first.chat.sendMessage({ text: SLOW });
@@ -46,7 +46,7 @@ describe('createChatRoute: a reload leaves the turn running', () => {
 
   it('4.6 stop() cancels the turn on the service, and the next message is accepted', async () => {
     const { gate, client, id, turns } = await setup();
-    const route = createChatRoute({ client });
+    const route = createChatRoute({ client, authorize: 'every-chat-to-every-caller' });
     const { chat, sent, last } = page(id, route.handle);
     void chat.sendMessage({ text: '[[mock:hang]] wait' }).catch(() => {});
     await until(() => turns()[0]?.status === 'pending' && last()?.role === 'assistant', 'the turn started');
@@ -62,7 +62,7 @@ describe('createChatRoute: a reload leaves the turn running', () => {
 
   it('4.6 stop() after the answer ended sends no stop', async () => {
     const { gate, client, id } = await setup();
-    const route = createChatRoute({ client });
+    const route = createChatRoute({ client, authorize: 'every-chat-to-every-caller' });
     const { chat, sent } = page(id, route.handle);
     gate.release(100);
     await chat.sendMessage({ text: 'hello' });
@@ -72,7 +72,7 @@ describe('createChatRoute: a reload leaves the turn running', () => {
 
   it('4.6 the route answers a stop once the turn has ended on the service, not when the cancel was delivered', async () => {
     const { client, id, turns } = await setup();
-    const route = createChatRoute({ client });
+    const route = createChatRoute({ client, authorize: 'every-chat-to-every-caller' });
     const { chat, last } = page(id, route.handle);
     void chat.sendMessage({ text: '[[mock:hang]] wait' }).catch(() => {});
     await until(() => turns()[0]?.status === 'pending' && last()?.role === 'assistant', 'the turn started');
@@ -83,7 +83,7 @@ describe('createChatRoute: a reload leaves the turn running', () => {
 
   it('4.6 a send right after stop() waits until the stop was answered', async () => {
     const { gate, client, id, turns } = await setup();
-    const route = createChatRoute({ client });
+    const route = createChatRoute({ client, authorize: 'every-chat-to-every-caller' });
     let answerStop: (() => void) | undefined;
     const held = new Promise<void>((resolve) => {
       answerStop = resolve;
@@ -115,8 +115,8 @@ describe('createChatRoute: a reload leaves the turn running', () => {
       set: async (chatId, record) => shared.set(chatId, record),
       delete: async (chatId) => shared.delete(chatId),
     };
-    const one = createChatRoute({ client, records });
-    const two = createChatRoute({ client, records });
+    const one = createChatRoute({ client, authorize: 'every-chat-to-every-caller', records });
+    const two = createChatRoute({ client, authorize: 'every-chat-to-every-caller', records });
     const { after, resumed } = await reloadMidTurn(gate, id, one.handle, two.handle, SLOW);
     gate.release(100);
     await resumed;
@@ -125,7 +125,7 @@ describe('createChatRoute: a reload leaves the turn running', () => {
 
   it('2.6 a tool approval on the route: answered from the page, the same message goes on', async () => {
     const { gate, client, id, turns } = await setup();
-    const route = createChatRoute({ client });
+    const route = createChatRoute({ client, authorize: 'every-chat-to-every-caller' });
     const { chat, last } = page(id, route.handle);
     gate.release(100);
     await chat.sendMessage({ text: '[[mock:tool_approval]] look it up' });

@@ -172,7 +172,7 @@ describe('serverSpan', () => {
   it('createChatRoute: a send is a SERVER span of the page trace, parent of the turn it streams', async () => {
     const client = new Client({ baseUrl: server.url, token: 'mock-token' });
     const chat = await client.chats.create({ name: 'route' });
-    const route = createChatRoute({ client });
+    const route = createChatRoute({ client, authorize: () => ({ caller: 'page' }) });
     const message = { id: 'm1', role: 'user', parts: [{ type: 'text', text: 'Hello' }] };
     const response = await route.handle(
       request('/api/chat', {

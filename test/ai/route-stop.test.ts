@@ -30,7 +30,7 @@ describe('createChatRoute: a stop ends the turn before it answers', () => {
     const { mock, client, open, reached } = openingClient(gate.clock);
     const { id } = await client.chats.create({});
     const turns = () => mock.store.turns();
-    const route = createChatRoute({ client });
+    const route = createChatRoute({ client, authorize: 'every-chat-to-every-caller' });
     const { chat, sent, last } = page(id, route.handle);
     void chat.sendMessage({ text: HANG }).catch(() => {});
     await until(reached, 'the turn being opened');
@@ -51,7 +51,7 @@ describe('createChatRoute: a stop ends the turn before it answers', () => {
     const gate = gatedClock();
     const { mock, client, open, reached } = openingClient(gate.clock);
     const { id } = await client.chats.create({});
-    const route = createChatRoute({ client });
+    const route = createChatRoute({ client, authorize: 'every-chat-to-every-caller' });
     const { chat } = page(id, route.handle);
     void chat.sendMessage({ text: HANG }).catch(() => {});
     await until(reached, 'the turn being opened');
@@ -72,8 +72,8 @@ describe('createChatRoute: a stop ends the turn before it answers', () => {
     const { id } = await client.chats.create({});
     const turns = () => mock.store.turns();
     const records = sharedRecords();
-    const one = createChatRoute({ client, records });
-    const two = createChatRoute({ client, records });
+    const one = createChatRoute({ client, authorize: 'every-chat-to-every-caller', records });
+    const two = createChatRoute({ client, authorize: 'every-chat-to-every-caller', records });
     const before = page(id, one.handle);
     void before.chat.sendMessage({ text: HANG }).catch(() => {});
     await until(
@@ -103,8 +103,8 @@ describe('createChatRoute: a stop ends the turn before it answers', () => {
     const { mock, client, open, reached } = openingClient(gate.clock);
     const { id } = await client.chats.create({});
     const records = sharedRecords();
-    const one = createChatRoute({ client, records });
-    const two = createChatRoute({ client, records });
+    const one = createChatRoute({ client, authorize: 'every-chat-to-every-caller', records });
+    const two = createChatRoute({ client, authorize: 'every-chat-to-every-caller', records });
     const { chat } = page(id, one.handle);
     void chat.sendMessage({ text: HANG }).catch(() => {});
     await until(reached, 'the turn being opened');
@@ -121,7 +121,7 @@ describe('createChatRoute: a stop ends the turn before it answers', () => {
     const { mock, client } = mockClient({ clock: gate.clock });
     const { id } = await client.chats.create({});
     const turns = () => mock.store.turns();
-    const route = createChatRoute({ client });
+    const route = createChatRoute({ client, authorize: 'every-chat-to-every-caller' });
     const { chat, sent, last } = page(id, route.handle);
     void chat.sendMessage({ text: HANG }).catch(() => {});
     await until(() => turns()[0]?.status === 'pending' && last()?.role === 'assistant', 'the turn started');

@@ -2,15 +2,22 @@
 // after a reload) and POST /api/chat/{id}/stop (the page's Stop). The token stays on the server.
 import { Client } from 'convo-sdk';
 import { createChatRoute } from 'convo-sdk/ai';
+import { owns, userOf } from '../../owner.ts';
 
-const client = new Client({
-  baseUrl: process.env.CONVO_BASE_URL ?? 'http://127.0.0.1:4010',
-  token: process.env.CONVO_TOKEN ?? 'mock-token',
+// CONVO_BASE_URL and CONVO_API_TOKEN, read at the first call: `next build` needs neither.
+const client = new Client();
+
+// One process here; several behind a load balancer add `redis: { url: process.env.REDIS_URL }` (see
+// docs/ai-sdk.md, "A server route").
+const route = createChatRoute({
+  client,
+  turn: { permission_mode: 'manual' },
+  // Each chat to the user who created it: another user's send, resume and stop answer 404.
+  authorize: async (request, chatId) => {
+    const user = userOf(request);
+    return user !== undefined && (await owns(client, user, chatId)) ? { caller: user } : false;
+  },
 });
-
-// One process here; several behind a load balancer give it `streams` (resumable-stream on Redis) and
-// `records` shared by all (see docs/ai-sdk.md, "A server route"). A real app checks the chat is the user's.
-const route = createChatRoute({ client, turn: { permission_mode: 'manual' } });
 
 /** A turn, and the page's Stop. */
 export const POST = route.POST;
