@@ -54,6 +54,29 @@ function withImports(code: string): string {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Type-checks `blocks` in `folder` (under the cache) with the repository's tsconfig and `options` on top. */
+function compile(folder: string, blocks: { name: string; code: string }[], options: object): void {
+  const at = join(dir, folder);
+  rmSync(at, { recursive: true, force: true });
+  mkdirSync(at, { recursive: true });
+  writeFileSync(join(at, 'globals.d.ts'), GLOBALS);
+  for (const { name, code } of blocks) writeFileSync(join(at, name), withImports(code));
+  writeFileSync(
+    join(at, 'tsconfig.json'),
+    JSON.stringify({
+      extends: join(root, 'tsconfig.json'),
+      compilerOptions: { noEmit: true, ...options },
+      include: ['*.ts'],
+    }),
+  );
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  try {
+    execFileSync(process.execPath, [tsc, '-p', join(at, 'tsconfig.json')], { encoding: 'utf8' });
+  } catch (error) {
+    throw new Error(`snippets do not compile:\n${(error as { stdout?: string }).stdout ?? error}`);
+  }
+}
+
 describe('README and guides', () => {
   // One tsc run over every snippet: some 15 s alone, far more on a loaded machine.
   it('every TypeScript snippet of the README and docs/*.md type-checks against the SDK', {
@@ -61,23 +84,23 @@ describe('README and guides', () => {
   }, () => {
     const blocks = snippets();
     expect(blocks.length).toBeGreaterThan(10);
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'globals.d.ts'), GLOBALS);
-    for (const { name, code } of blocks) writeFileSync(join(dir, name), withImports(code));
-    writeFileSync(
-      join(dir, 'tsconfig.json'),
-      JSON.stringify({
-        extends: join(root, 'tsconfig.json'),
-        compilerOptions: { noEmit: true },
-        include: ['*.ts'],
-      }),
-    );
-    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-    try {
-      execFileSync(process.execPath, [tsc, '-p', join(dir, 'tsconfig.json')], { encoding: 'utf8' });
-    } catch (error) {
-      throw new Error(`snippets do not compile:\n${(error as { stdout?: string }).stdout ?? error}`);
-    }
+    compile('strict', blocks, {});
+  });
+
+  // A Next.js app's tsconfig as `next build` writes it has `strict: false`: the chat route's snippets, copied
+  // there, must type-check too (a Redis client's types, say, can differ without strict null checks).
+  it('docs/ai-sdk.md snippets type-check under the tsconfig next build writes (strict: false)', {
+    timeout: 120_000,
+  }, () => {
+    const blocks = snippets().filter(({ name }) => name.startsWith('ai-sdk-'));
+    expect(blocks.length).toBeGreaterThan(5);
+    // Against the built declarations, as an app installs them (`npm test` builds before it runs vitest).
+    const dist = (file: string) => [join(root, 'dist', file)];
+    compile('next', blocks, {
+      strict: false,
+      exactOptionalPropertyTypes: false,
+      noUncheckedIndexedAccess: false,
+      paths: { 'convo-sdk': dist('index.d.ts'), 'convo-sdk/ai': dist('ai.d.ts') },
+    });
   });
 });
