@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { relativeImports, tsFiles } from '../support/source-files.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const page = readFileSync(join(root, 'ARCHITECTURE.md'), 'utf8');
@@ -88,6 +89,42 @@ describe('ARCHITECTURE.md says what the code does', () => {
     expect(readFileSync(join(root, 'src', 'errors', 'base.ts'), 'utf8')).toMatch(
       /class \w+ extends \w*Error\b/,
     );
+  });
+
+  it('every file of the layers the page lists file by file is named, and every guide of docs/', () => {
+    const names = new Set(named.map((name) => basename(name)));
+    const layers = ['errors', 'telemetry', 'http', 'stream', 'interactions', 'turn', 'resources', 'ai'];
+    const files = layers.flatMap((layer) =>
+      readdirSync(join(root, 'src', layer))
+        .filter((file) => file.endsWith('.ts'))
+        .map((file) => `${layer}/${file}`),
+    );
+    expect(files.length).toBeGreaterThan(60);
+    expect(files.filter((file) => !names.has(basename(file)))).toEqual([]);
+    const docs = page.slice(page.indexOf('\n## Docs'));
+    const guides = readdirSync(join(root, 'docs')).filter((file) => file.endsWith('.md'));
+    expect(guides.filter((guide) => !docs.includes(`\`${guide}\``))).toEqual([]);
+  });
+
+  it('ai/ imports nothing of src/ but index.ts', () => {
+    const ai = join(root, 'src', 'ai');
+    const outside = tsFiles(ai)
+      .flatMap((file) => relativeImports(file))
+      .filter((target) => !target.startsWith(`${ai}/`))
+      .map((target) => target.slice(root.length + 1));
+    expect(outside.length).toBeGreaterThan(5);
+    expect([...new Set(outside)]).toEqual(['src/index.ts']);
+    expect(page).toContain('of `src/` it imports only `index.ts`');
+  });
+
+  it('the recorder, telemetry/otel.ts, is loaded only by telemetry/gate.ts', () => {
+    const loads = tsFiles(join(root, 'src')).filter((file) =>
+      /import\(['"][./]*(telemetry\/)?otel\.js['"]\)|^import (?!type\b)[^'"]*from '[./]+(telemetry\/)?otel\.js'/m.test(
+        readFileSync(file, 'utf8'),
+      ),
+    );
+    expect(loads.map((file) => file.slice(root.length + 1))).toEqual(['src/telemetry/gate.ts']);
+    expect(page).toContain('`telemetry/otel.ts`, loaded only by `telemetry/gate.ts`');
   });
 
   it('names PATH_PARAMS and the order of REPLAY’s rows', () => {
