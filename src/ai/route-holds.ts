@@ -44,7 +44,7 @@ const RELEASED = `data: ${JSON.stringify({
 /**
  * The answers a route process holds for resumes, bounded in count and in bytes, in total and per caller:
  * each answer is read once, sent on to the page that asked for it and fed to the engine (`memoryStreams`,
- * or `resume-stream` on Redis) that replays it to a resume. Past a byte bound the oldest holds nobody reads
+ * or `resumable-stream` on Redis) that replays it to a resume. Past a byte bound the oldest holds nobody reads
  * are released first (then the oldest): the engine forgets them, their pages read on, and a resume reads the
  * turn again by its key.
  */
