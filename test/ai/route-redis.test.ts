@@ -6,7 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatRoute, EVERY_CHAT_TO_EVERY_CALLER, type RouteRedisOptions } from '../../src/ai/index.js';
 import { Client } from '../../src/index.js';
 import { DEFAULT_CREDENTIAL, type MockServer, startMockServer } from '../../src/mock/index.js';
-import { expectEndedAsSaved, gatedClock, page, reloadMidTurn, STEP_MS, until } from './route-support.js';
+import { eventually as settled } from '../support/leaks.js';
+import { expectEndedAsSaved, gatedClock, page, reloadMidTurn, STEP_MS } from './route-support.js';
+
+/**
+ * Waits for `condition`, which another process makes true: polled on a timer, bounded only as a hang guard (a
+ * count of macrotasks passes in about a second, which a busy machine's other process may need and more).
+ */
+const across = (condition: () => boolean, what: string) =>
+  settled(() => (condition() ? undefined : `never happened: ${what}`), 60_000);
 
 // Route processes sharing a real Redis (Debian's redis-server), each on the route's own clients: a turn sent
 // through one, a reload, the resume through the other; Redis killed and restarted mid-turn; a process killed
@@ -122,7 +130,7 @@ describe.runIf(run)('createChatRoute on two processes sharing Redis (resumable-s
       `[[mock:slow ms=${STEP_MS}]] [[mock:words n=8]] hi`,
       200_000,
     );
-    await until(() => after.text() === shown, 'the start, relayed from the first process', 200_000);
+    await across(() => after.text() === shown, 'the start, relayed from the first process');
     const turns = () => mock.mock.store.turns().filter((turn) => turn.chat_id === id);
     expect(turns()[0]?.status).toBe('pending');
     gate.release(100);
@@ -136,9 +144,9 @@ describe.runIf(run)('createChatRoute on two processes sharing Redis (resumable-s
     const turns = () => mock.mock.store.turns().filter((turn) => turn.chat_id === id);
     const first = page(id, through(0));
     void first.chat.sendMessage({ text: '[[mock:hang]] wait' }).catch(() => {});
-    await until(() => first.last()?.role === 'assistant', 'the answer started', 200_000);
+    await across(() => first.last()?.role === 'assistant', 'the answer started');
     await first.chat.stop();
-    await until(() => turns()[0]?.status === 'cancelled', 'the turn cancelled', 200_000);
+    await across(() => turns()[0]?.status === 'cancelled', 'the turn cancelled');
     const second = page(id, through(1));
     await second.chat.sendMessage({ text: 'again' });
     expect(second.chat.error).toBeUndefined();
@@ -153,7 +161,7 @@ describe.runIf(run)('createChatRoute on two processes sharing Redis (resumable-s
     const first = page(id, through(0));
     const sent = first.chat.sendMessage({ text: `[[mock:slow ms=${STEP_MS}]] [[mock:words n=8]] hi` });
     gate.release(3);
-    await until(() => first.text().trim().split(/\s+/).length >= 3, 'three words shown', 200_000);
+    await across(() => first.text().trim().split(/\s+/).length >= 3, 'three words shown');
     await killRedis();
     let refused: Response | undefined;
     await eventually(async () => {
@@ -201,7 +209,7 @@ describe.runIf(run)('createChatRoute on two processes sharing Redis (resumable-s
       .sendMessage({ text: `[[mock:slow ms=${STEP_MS}]] [[mock:words n=8]] hi` })
       .catch(() => {});
     gate.release(3);
-    await until(() => before.text().trim().split(/\s+/).length >= 3, 'three words shown', 200_000);
+    await across(() => before.text().trim().split(/\s+/).length >= 3, 'three words shown');
     const gone = new Promise((resolve) => extra.once('exit', resolve));
     extra.kill('SIGKILL');
     await gone;
@@ -218,7 +226,7 @@ describe.runIf(run)('createChatRoute on two processes sharing Redis (resumable-s
     // Nothing the dead process left blocks the chat: a new turn, stopped through the other process.
     const next = page(id, through(1));
     void next.chat.sendMessage({ text: '[[mock:hang]] wait' }).catch(() => {});
-    await until(() => turns()[1]?.status === 'pending', 'the next turn started', 200_000);
+    await across(() => turns()[1]?.status === 'pending', 'the next turn started');
     const stopped = await through(0)(new Request(`http://app.test/api/chat/${id}/stop`, { method: 'POST' }));
     expect(await stopped.json()).toEqual({ cancelled: true });
     expect(turns()[1]?.status).toBe('cancelled');
