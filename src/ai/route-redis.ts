@@ -120,7 +120,9 @@ export class RouteRedis {
         this.#timers.delete(timer);
       };
       try {
-        return await context.createNewResumableStream(streamId, () => framed(watched(makeStream(), stop)));
+        return await late(
+          context.createNewResumableStream(streamId, () => framed(watched(makeStream(), stop))),
+        );
       } catch (error) {
         stop();
         throw new RedisUnavailableError(error);
@@ -132,7 +134,7 @@ export class RouteRedis {
         // A lapsed lease: the process that read the turn is gone, and nobody would acknowledge.
         const lease = this.#key('lease', streamId);
         if ((await bounded(main.get(lease))) === null) return undefined;
-        const stream = await context.resumeExistingStream(streamId);
+        const stream = await late(context.resumeExistingStream(streamId));
         // The reading process may die while this follows: it fails once its lease lapses.
         const lapsed = async () => (await bounded(main.get(lease)).catch(() => null)) === null;
         return stream ? unframed(leased(stream, lapsed, this.#timers)) : stream;
@@ -232,6 +234,17 @@ function safeSubscriber(client: Redis) {
 /** `promise`, or a rejection once `REDIS_WAIT_MS` passed. */
 function bounded<T>(promise: Promise<T>): Promise<T> {
   return within(promise, REDIS_WAIT_MS);
+}
+
+/**
+ * A stream `resumable-stream` makes, or a rejection once `CONNECT_WAIT_MS` passed: its commands and the ack
+ * it waits for (about a second) never answer when Redis goes away mid-way. One that comes after is cancelled.
+ */
+function late<T extends ReadableStream<string> | null | undefined>(making: Promise<T>): Promise<T> {
+  return within(making, CONNECT_WAIT_MS).catch((error: unknown) => {
+    void making.then((stream) => stream?.cancel().catch(() => {})).catch(() => {});
+    throw error;
+  });
 }
 
 /** `promise`, or a rejection once `ms` passed. */
