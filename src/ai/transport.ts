@@ -8,6 +8,7 @@ import type {
   TurnStream,
   TurnStreamBody,
 } from '../index.js';
+import { registered } from '../telemetry/gate.js';
 import { answerInteraction } from './answer.js';
 import type { SegmentContext } from './chunks.js';
 import {
@@ -109,6 +110,12 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
       abortSignal: AbortSignal | undefined;
     } & ChatRequestOptions,
   ): Promise<ReadableStream<UIMessageChunk>> {
+    return traced('send', options, () => this.#send(options));
+  }
+
+  async #send(
+    options: Parameters<ConvoChatTransport['sendMessages']>[0],
+  ): Promise<ReadableStream<UIMessageChunk>> {
     const { chatId, messages, abortSignal } = options;
     checkChatId(chatId);
     checkMessages(messages);
@@ -134,6 +141,13 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
   async reconnectToStream(
     options: { chatId: string; abortSignal?: AbortSignal } & ChatRequestOptions,
   ): Promise<ReadableStream<UIMessageChunk> | null> {
+    return traced('resume', options, () => this.#reconnect(options));
+  }
+
+  async #reconnect(options: {
+    chatId: string;
+    abortSignal?: AbortSignal;
+  }): Promise<ReadableStream<UIMessageChunk> | null> {
     const record = this.#records.get(options.chatId);
     if (!record) return null;
     this.#paused.release(options.chatId);
@@ -248,6 +262,19 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
     return fields as TurnFields;
   }
 }
+
+/**
+ * `run` in a span of its own when a tracer provider is registered (`transport-spans.ts`, loaded then with
+ * `@opentelemetry/api`); else `run` itself: a page that records nothing loads neither.
+ */
+const traced = <S extends ReadableStream<UIMessageChunk> | null>(
+  call: 'send' | 'resume',
+  options: { chatId: string; trigger?: string },
+  run: () => Promise<S>,
+): Promise<S> =>
+  registered()
+    ? import('./transport-spans.js').then((spans) => spans.transportSpan(call, options, run))
+    : run();
 
 /** A message's text parts joined: the turn's content. */
 function promptText(message: ConvoUIMessage): string {
