@@ -1,5 +1,7 @@
 import { type Context, context, type Span, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
-import { SCOPE } from '../telemetry/names.js';
+
+/** The instrumentation scope's name: the package's (as the client's spans). */
+const SCOPE = 'convo-sdk';
 
 /** The registered tracer, or none when no tracer provider is registered (the API's proxy has no delegate). */
 export function tracer(): Tracer | undefined {

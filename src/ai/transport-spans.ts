@@ -1,5 +1,4 @@
 import { context, SpanKind, trace } from '@opentelemetry/api';
-import { ATTR } from '../telemetry/names.js';
 import { failed, inside, tracer, within } from './stream-span.js';
 
 /** What a `ConvoChatTransport` call does: send a turn (or an approval's answer), or read the last one again. */
@@ -40,7 +39,7 @@ export async function transportSpan<S extends ReadableStream<unknown> | null>(
     {
       kind: SpanKind.INTERNAL,
       attributes: {
-        ...(String(chatId).length <= CHAT_ID_LENGTH ? { [ATTR.conversation]: chatId } : {}),
+        ...(String(chatId).length <= CHAT_ID_LENGTH ? { 'gen_ai.conversation.id': chatId } : {}),
         'convo.transport.trigger': TRIGGERS.has(trigger as string) ? (trigger as string) : '_OTHER',
       },
     },

@@ -8,7 +8,6 @@ import type {
   TurnStream,
   TurnStreamBody,
 } from '../index.js';
-import { registered } from '../telemetry/gate.js';
 import { answerInteraction } from './answer.js';
 import type { SegmentContext } from './chunks.js';
 import {
@@ -264,6 +263,12 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
 }
 
 /**
+ * Where `@opentelemetry/api` 1.x keeps what is registered with it, shared by every copy of the API: read
+ * here without loading the API, as the client's telemetry gate does.
+ */
+const OTEL = Symbol.for('opentelemetry.js.api.1');
+
+/**
  * `run` in a span of its own when a tracer provider is registered (`transport-spans.ts`, loaded then with
  * `@opentelemetry/api`); else `run` itself: a page that records nothing loads neither.
  */
@@ -272,7 +277,7 @@ const traced = <S extends ReadableStream<UIMessageChunk> | null>(
   options: { chatId: string; trigger?: string },
   run: () => Promise<S>,
 ): Promise<S> =>
-  registered()
+  (globalThis as { [OTEL]?: { trace?: unknown } })[OTEL]?.trace
     ? import('./transport-spans.js').then((spans) => spans.transportSpan(call, options, run))
     : run();
 
