@@ -20,7 +20,7 @@ export function failed(span: Span, type: string): void {
 }
 
 /** A thrown value's `error.type`: its class's name, `Error` for a value that is no Error. */
-export const errorType = (error: unknown): string => (error instanceof Error ? error.name : 'Error');
+const errorType = (error: unknown): string => (error instanceof Error ? error.name : 'Error');
 
 /** `run` inside `active`; a throw marks `span` failed and ends it before it is thrown on. */
 export async function inside<R>(span: Span, active: Context, run: () => Promise<R>): Promise<R> {

@@ -14,15 +14,16 @@ const CHAT_ID_LENGTH = 36;
 const CODE = /^([a-z][a-z0-9_.]{0,63}): /i;
 
 /**
- * Runs the transport call `run` (of `options`, the call's) inside an INTERNAL span `chat.transport.<call>`, whose context is active
- * while the call sends (an approval's `actions.approveTool`) and while its UI-message stream is read (the
- * turn's `turns.stream`), so that the client's spans are its children. INTERNAL, not CLIENT: the span
- * makes no request itself; the client's spans under it are the CLIENT spans of each request, and a CLIENT
- * span over CLIENT spans would count each request twice where a backend derives calls between services
- * from them. The span ends when the stream was read to its end, failed (a thrown error, or an `error`
- * chunk), or was cancelled; a resume that finds no turn ends it at once. Its attributes are bounded: the
- * chat id (a UUID, else left out), the trigger (a closed set), the error's type. With no tracer provider
- * registered, `run` runs as it is, and nothing is made.
+ * Runs the transport call `run` (`options` are the call's) inside an INTERNAL span
+ * `chat.transport.<call>`, whose context is active while the call sends (an approval's
+ * `actions.approveTool`) and while its UI-message stream is read (the turn's `turns.stream`), so that the
+ * client's spans are its children. INTERNAL, not CLIENT: the span makes no request itself; the client's
+ * spans under it are the CLIENT spans of each request, and a CLIENT span over CLIENT spans would count each
+ * request twice where a backend derives calls between services from them. The span ends when the stream
+ * was read to its end, failed (a thrown error, or an `error` chunk), or was cancelled; a resume that finds
+ * no turn ends it at once. Its attributes are bounded: the chat id (left out when longer than a UUID), the
+ * trigger (a closed set), the error's type. With no tracer provider registered, `run` runs as it is, and
+ * nothing is made.
  */
 export async function transportSpan<S extends ReadableStream<unknown> | null>(
   call: TransportCall,

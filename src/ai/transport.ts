@@ -20,6 +20,7 @@ import {
 import { MAX_PAUSED_READS, PausedReads } from './paused.js';
 import { type LiveTurn, liveTurn, type StopMode, segmentStream } from './readable.js';
 import { boundedRecords, type TurnRecordStore } from './records.js';
+import type { TransportCall } from './transport-spans.js';
 import { checkChatId, checkMessages, invalid } from './validate.js';
 
 /** Options of `ConvoChatTransport`. */
@@ -273,7 +274,7 @@ const OTEL = Symbol.for('opentelemetry.js.api.1');
  * `@opentelemetry/api`); else `run` itself: a page that records nothing loads neither.
  */
 const traced = <S extends ReadableStream<UIMessageChunk> | null>(
-  call: 'send' | 'resume',
+  call: TransportCall,
   options: { chatId: string; trigger?: string },
   run: () => Promise<S>,
 ): Promise<S> =>
