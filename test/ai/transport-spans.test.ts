@@ -152,6 +152,16 @@ describe('ConvoChatTransport spans', () => {
     expect(parents('actions.approveTool')).toEqual([answer]);
   });
 
+  it('a regenerated message keeps its trigger', async () => {
+    const stream = await transportSpan(
+      'send',
+      { chatId: 'c', trigger: 'regenerate-message' },
+      async () => new ReadableStream({ start: (controller) => controller.close() }),
+    );
+    expect(await drain(stream)).toEqual([]);
+    expect(otel.span('chat.transport.send').attributes['convo.transport.trigger']).toBe('regenerate-message');
+  });
+
   it('a thrown value or a failing stream that is no Error is error.type Error; an unknown trigger is _OTHER', async () => {
     await expect(
       transportSpan('send', { chatId: 'c', trigger: 'other' }, async () => {
