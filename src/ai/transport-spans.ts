@@ -4,14 +4,8 @@ import { failed, inside, tracer, within } from './stream-span.js';
 /** What a `ConvoChatTransport` call does: send a turn (or an approval's answer), or read the last one again. */
 export type TransportCall = 'send' | 'resume';
 
-/** The AI SDK's triggers of a call; `resume-stream` is `reconnectToStream`'s. Anything else is `_OTHER`. */
-const TRIGGERS = new Set(['submit-message', 'regenerate-message', 'resume-stream']);
-
 /** The length of a chat id (a UUID): a longer one, which the call refuses, is left out of the span. */
 const CHAT_ID_LENGTH = 36;
-
-/** An `error` chunk's text is `code: message`: its code, when it has the shape of one, is the error type. */
-const CODE = /^([a-z][a-z0-9_.]{0,63}): /i;
 
 /**
  * Runs the transport call `run` (`options` are the call's) inside an INTERNAL span
@@ -34,6 +28,8 @@ export async function transportSpan<S extends ReadableStream<unknown> | null>(
   if (!traces) return run();
   const { chatId } = options;
   const trigger = call === 'resume' ? 'resume-stream' : options.trigger;
+  // The AI SDK's triggers of a call (`resume-stream` is `reconnectToStream`'s); anything else is `_OTHER`.
+  const known = ['submit-message', 'regenerate-message', 'resume-stream'].includes(trigger as string);
   const parent = context.active();
   const span = traces.startSpan(
     `chat.transport.${call}`,
@@ -41,7 +37,7 @@ export async function transportSpan<S extends ReadableStream<unknown> | null>(
       kind: SpanKind.INTERNAL,
       attributes: {
         ...(String(chatId).length <= CHAT_ID_LENGTH ? { 'gen_ai.conversation.id': chatId } : {}),
-        'convo.transport.trigger': TRIGGERS.has(trigger as string) ? (trigger as string) : '_OTHER',
+        'convo.transport.trigger': known ? (trigger as string) : '_OTHER',
       },
     },
     parent,
@@ -54,6 +50,8 @@ export async function transportSpan<S extends ReadableStream<unknown> | null>(
   }
   return within(stream, active, span, 'convo.transport.cancelled', (chunk) => {
     const { type, errorText } = chunk as { type?: unknown; errorText?: unknown };
-    if (type === 'error') failed(span, CODE.exec(String(errorText))?.[1] ?? '_OTHER');
+    // An `error` chunk's text is `code: message`: its code, when it has the shape of one, is the type.
+    if (type === 'error')
+      failed(span, /^([a-z][a-z0-9_.]{0,63}): /i.exec(String(errorText))?.[1] ?? '_OTHER');
   }) as S;
 }

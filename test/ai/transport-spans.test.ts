@@ -152,6 +152,17 @@ describe('ConvoChatTransport spans', () => {
     expect(parents('actions.approveTool')).toEqual([answer]);
   });
 
+  it('with no tracer provider, the call runs as it is and its stream is handed back', async () => {
+    trace.disable();
+    try {
+      const stream = new ReadableStream();
+      expect(await transportSpan('send', { chatId: 'c' }, async () => stream)).toBe(stream);
+    } finally {
+      trace.setGlobalTracerProvider(otel.tracerProvider);
+    }
+    expect(otel.finished()).toEqual([]);
+  });
+
   it('a regenerated message keeps its trigger', async () => {
     const stream = await transportSpan(
       'send',
@@ -181,19 +192,27 @@ describe('ConvoChatTransport spans', () => {
     );
     await expect(drain(broken)).rejects.toThrow('cut');
     expect(otel.span('chat.transport.resume').attributes['error.type']).toBe('RangeError');
-    const odd = await transportSpan(
-      'resume',
-      { chatId: 'c' },
-      async () =>
-        new ReadableStream({
-          start: (controller) => {
-            controller.enqueue({ type: 'error', errorText: 'no code here' });
-            controller.enqueue({ type: 'text-delta', errorText: 'x: y' });
-            controller.close();
-          },
-        }),
-    );
-    expect(await drain(odd)).toHaveLength(2);
-    expect(otel.finished().at(-1)?.attributes['error.type']).toBe('_OTHER');
+    for (const [errorText, type] of [
+      ['no code here', '_OTHER'],
+      ['not a_code: here', '_OTHER'],
+      [`${'a'.repeat(65)}: long`, '_OTHER'],
+      [`${'a'.repeat(64)}: long`, 'a'.repeat(64)],
+      ['Api.v1_x: y', 'Api.v1_x'],
+    ]) {
+      const odd = await transportSpan(
+        'resume',
+        { chatId: 'c' },
+        async () =>
+          new ReadableStream({
+            start: (controller) => {
+              controller.enqueue({ type: 'text-delta', errorText: 'x: y' });
+              controller.enqueue({ type: 'error', errorText });
+              controller.close();
+            },
+          }),
+      );
+      expect(await drain(odd)).toHaveLength(2);
+      expect(otel.finished().at(-1)?.attributes['error.type']).toBe(type);
+    }
   });
 });
