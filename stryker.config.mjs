@@ -2,7 +2,7 @@
 // mapping and re-opening, pagination, the answer endpoints, the redaction rule, a turn's shared cancels,
 // the SSE reader (watchdog, bounds), the AI transport's paused reads and text fold, the chat route (its dispatch,
 // holds, records and bounds), the inspector's mask, the conformance kit's table of failures not exercised and its
-// sanitizers, the telemetry (spans, metrics, the option, the route's spans, the inspector's trace id):
+// sanitizers, the telemetry (spans, metrics, the option, the route's and the transport's spans, the inspector's trace id):
 // `npm run test:mutation`, or one file: `npm run test:mutation -- --mutate src/http/policy.ts`.
 // Slow (minutes per file) and not part of `npm test`; the figures are in RELIABILITY.md.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
@@ -44,6 +44,8 @@ export default {
     'src/telemetry/otel.ts',
     'src/turn/traced.ts',
     'src/ai/route-spans.ts',
+    'src/ai/stream-span.ts',
+    'src/ai/transport-spans.ts',
     'src/mock/inspector/trace-context.ts',
   ],
   coverageAnalysis: 'perTest',

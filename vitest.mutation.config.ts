@@ -17,6 +17,7 @@ export default defineConfig({
       // The telemetry's tests: the real OpenTelemetry SDK against the mock over loopback, a few seconds.
       'test/telemetry/**/*.test.ts',
       'test/ai/route-spans*.test.ts',
+      'test/ai/transport-spans*.test.ts',
       // The chat route's, in process (its Redis test runs the built package in other processes).
       'test/ai/route.test.ts',
       'test/ai/route-{bounds,holds,isolation,records,resume,stop}.test.ts',

@@ -20,6 +20,7 @@ import {
 import { MAX_PAUSED_READS, PausedReads } from './paused.js';
 import { type LiveTurn, liveTurn, type StopMode, segmentStream } from './readable.js';
 import { boundedRecords, type TurnRecordStore } from './records.js';
+import type { TransportCall } from './transport-spans.js';
 import { checkChatId, checkMessages, invalid } from './validate.js';
 
 /** Options of `ConvoChatTransport`. */
@@ -109,6 +110,12 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
       abortSignal: AbortSignal | undefined;
     } & ChatRequestOptions,
   ): Promise<ReadableStream<UIMessageChunk>> {
+    return traced('send', options, () => this.#send(options));
+  }
+
+  async #send(
+    options: Parameters<ConvoChatTransport['sendMessages']>[0],
+  ): Promise<ReadableStream<UIMessageChunk>> {
     const { chatId, messages, abortSignal } = options;
     checkChatId(chatId);
     checkMessages(messages);
@@ -134,6 +141,13 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
   async reconnectToStream(
     options: { chatId: string; abortSignal?: AbortSignal } & ChatRequestOptions,
   ): Promise<ReadableStream<UIMessageChunk> | null> {
+    return traced('resume', options, () => this.#reconnect(options));
+  }
+
+  async #reconnect(options: {
+    chatId: string;
+    abortSignal?: AbortSignal;
+  }): Promise<ReadableStream<UIMessageChunk> | null> {
     const record = this.#records.get(options.chatId);
     if (!record) return null;
     this.#paused.release(options.chatId);
@@ -248,6 +262,25 @@ export class ConvoChatTransport implements ChatTransport<ConvoUIMessage> {
     return fields as TurnFields;
   }
 }
+
+/**
+ * Where `@opentelemetry/api` 1.x keeps what is registered with it, shared by every copy of the API: read
+ * here without loading the API, as the client's telemetry gate does.
+ */
+const OTEL = Symbol.for('opentelemetry.js.api.1');
+
+/**
+ * `run` in a span of its own when a tracer provider is registered (`transport-spans.ts`, loaded then with
+ * `@opentelemetry/api`); else `run` itself: a page that records nothing loads neither.
+ */
+const traced = <S extends ReadableStream<UIMessageChunk> | null>(
+  call: TransportCall,
+  options: { chatId: string; trigger?: string },
+  run: () => Promise<S>,
+): Promise<S> =>
+  (globalThis as { [OTEL]?: { trace?: unknown } })[OTEL]?.trace
+    ? import('./transport-spans.js').then((spans) => spans.transportSpan(call, options, run))
+    : run();
 
 /** A message's text parts joined: the turn's content. */
 function promptText(message: ConvoUIMessage): string {

@@ -169,7 +169,7 @@ describe('serverSpan', () => {
     expect(span.spanContext().traceId).not.toBe(TRACE);
   });
 
-  it('createChatRoute: a send is a SERVER span of the page trace, parent of the turn it streams', async () => {
+  it("createChatRoute: a send is a SERVER span of the page trace, parent of the transport's span of the turn it streams", async () => {
     const client = new Client({ baseUrl: server.url, token: 'mock-token' });
     const chat = await client.chats.create({ name: 'route' });
     const route = createChatRoute({ client, authorize: () => ({ caller: 'page' }) });
@@ -185,8 +185,10 @@ describe('serverSpan', () => {
     const send = otel.span('chat.send');
     expect(send.kind).toBe(SpanKind.SERVER);
     expect(send.parentSpanContext?.spanId).toBe(PAGE_SPAN);
+    const transport = otel.span('chat.transport.send');
+    expect(transport.parentSpanContext?.spanId).toBe(send.spanContext().spanId);
     const turn = otel.span('turns.stream');
-    expect(turn.parentSpanContext?.spanId).toBe(send.spanContext().spanId);
+    expect(turn.parentSpanContext?.spanId).toBe(transport.spanContext().spanId);
     expect(turn.spanContext().traceId).toBe(TRACE);
     const stop = await route.handle(request(`/api/chat/${chat.id}/stop`));
     expect(stop.status).toBe(200);

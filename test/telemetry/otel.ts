@@ -40,6 +40,8 @@ export function useOtel() {
   });
   return {
     tracerProvider,
+    /** Forgets the spans finished so far. */
+    reset: () => spans.reset(),
     /** The finished spans, oldest first. */
     finished: (): ReadableSpan[] => spans.getFinishedSpans(),
     /** The finished span named `name` (the only one, else the test fails). */
