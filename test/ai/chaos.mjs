@@ -14,7 +14,7 @@ import { createServer as netServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readUIMessageStream } from 'ai';
-import { messageText } from '../../dist/ai.js';
+import { messageText, toUIMessages } from '../../dist/ai.js';
 import { Client } from '../../dist/index.js';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -279,9 +279,20 @@ async function send(chat, messages, signal) {
   throw new Error('send: refused 40 times');
 }
 
-/** Reloads until the turn's end arrives: each resume replays the turn from its start. */
-async function resumeToEnd(chat) {
+/**
+ * Reloads as the documented page does until the turn's end arrives: the chat's history first (what the
+ * page's history route answers, `toUIMessages`), which shows a turn that ended since; else a resume, which
+ * replays the running turn from its start. A resume that replays a turn the owner already has (a record
+ * older than the send, when the process that took the send died before Redis had its record) shows nothing
+ * new: the page reloads again. `asked`: the turn's prompt, which its answer in the history follows. Resolves with the chunks of a resumed end, or the history's last answer.
+ */
+async function resumeToEnd(chat, asked) {
   for (let attempt = 0; attempt < 60; attempt++) {
+    doing.set(chat.id, `history ${attempt}`);
+    const history = await toUIMessages(client, chat.id).catch(() => []);
+    const [prompt, last] = history.slice(-2);
+    const answered = prompt?.role === 'user' && messageText(prompt).includes(asked);
+    if (answered && last?.role === 'assistant' && last.metadata?.convo?.turnId !== undefined) return { last };
     doing.set(chat.id, `resume ${attempt}`);
     const response = await call(chat.user, 'GET', `/${chat.id}/stream`).catch(() => undefined);
     chat.log = `${chat.log ?? ''} resume ${response?.status}`;
@@ -289,12 +300,13 @@ async function resumeToEnd(chat) {
       const chunks = await chunksOf(response, undefined, (chunk) =>
         doing.set(chat.id, `resume ${attempt}: ${chunk.type}`),
       );
-      if (ended(chunks)) return chunks;
+      const end = ended(chunks);
+      if (end && !chat.got.has(end.messageMetadata.convo.turnId)) return { chunks };
     } else await response?.body?.cancel();
     chat.reloads = (chat.reloads ?? 0) + 1;
     await sleep(250);
   }
-  return [];
+  return { chunks: [] };
 }
 
 /** Keeps what the owner was shown of a turn that ended, by the service's turn id. */
@@ -340,8 +352,11 @@ async function longTurn(chat, index) {
   });
   if (stopper) return;
   chat.log = `${chat.log ?? ''} long: ${chunks.length} chunks, ended ${!!ended(chunks)}`;
-  if (!ended(chunks)) chunks.splice(0, chunks.length, ...(await resumeToEnd(chat)));
-  await keep(chat, chunks);
+  const reloaded = ended(chunks) ? { chunks } : await resumeToEnd(chat, `tell me ${index}`);
+  if (reloaded.last) {
+    const { turnId, status } = reloaded.last.metadata.convo;
+    chat.got.set(turnId, { text: messageText(reloaded.last), status });
+  } else await keep(chat, reloaded.chunks);
   doing.set(chat.id, 'done');
 }
 
