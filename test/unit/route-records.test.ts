@@ -243,6 +243,46 @@ describe('RouteRecords: the shared store is the authority, cached here', () => {
   });
 });
 
+describe('RouteRecords: the local bound holds for every way a record comes here', () => {
+  it('a record loaded from the shared store past MAX_RECORDS forgets the least recently used here', async () => {
+    const { store, map } = sharedStore();
+    const records = new RouteRecords(store);
+    fill(records);
+    map.set('remote', record('r'));
+    expect(await records.load('remote')).toEqual(record('r'));
+    expect(records.transport.get('chat-0')).toBeUndefined();
+    expect(records.transport.get('chat-1')).toEqual(record('k1'));
+  });
+
+  it('a chat unknown here and in the shared store takes no place here', async () => {
+    const { store } = sharedStore();
+    const records = new RouteRecords(store);
+    fill(records);
+    expect(await records.load('ghost')).toBeUndefined();
+    expect(records.transport.get('other ghost')).toBeUndefined();
+    expect(await new RouteRecords().load('ghost')).toBeUndefined();
+    records.keep('extra', record('x'));
+    expect(records.transport.get('chat-0')).toBeUndefined();
+    expect(records.transport.get('chat-1')).toEqual(record('k1'));
+  });
+
+  it('a chat unknown here, read without a shared store, takes no place here', async () => {
+    const records = new RouteRecords();
+    fill(records);
+    expect(await records.load('ghost')).toBeUndefined();
+    expect(records.transport.get('other ghost')).toBeUndefined();
+    records.keep('extra', record('x'));
+    expect(records.transport.get('chat-0')).toBeUndefined();
+    expect(records.transport.get('chat-1')).toEqual(record('k1'));
+  });
+
+  it('without a shared store, a record answers whether or not this process reads its turn', async () => {
+    const records = new RouteRecords(undefined, () => false);
+    records.keep('c', record('k1'));
+    expect(await records.load('c')).toEqual(record('k1'));
+  });
+});
+
 describe('RouteRecords: forget and delivered', () => {
   it('forget of the current key deletes it here and in the shared store, and resolves once the delete landed', async () => {
     const gate = deferred();
@@ -300,6 +340,21 @@ describe('RouteRecords: forget and delivered', () => {
     await records.delivered('c', 'k1');
     expect(map.has('c')).toBe(false);
     expect(records.transport.get('c')).toBeUndefined();
+  });
+
+  it('delivered of a chat with no record does nothing', async () => {
+    const { store, calls } = sharedStore();
+    const records = new RouteRecords(store);
+    await expect(records.delivered('c', 'k1')).resolves.toBeUndefined();
+    expect(calls).toEqual(['get c']);
+  });
+
+  it('delivered reads the shared store once', async () => {
+    const { store, calls } = sharedStore();
+    const records = new RouteRecords(store);
+    records.keep('c', { ...record('k1'), ended: true });
+    await records.delivered('c', 'k1');
+    expect(calls).toEqual(['set c k1', 'get c', 'delete c']);
   });
 
   it('delivered keeps a turn not ended, and an ended turn of another key', async () => {
