@@ -196,7 +196,6 @@ export class Holds {
   #drop(streamId: string, hold: Hold): void {
     if (this.#held.get(streamId) === hold) this.#held.delete(streamId);
     this.#bytes -= hold.bytes;
-    hold.bytes = 0;
   }
 }
 
