@@ -118,10 +118,10 @@ export function boundStream(source: ReadableStream<string>, bounds: StreamBounds
         return;
       }
       size += encoder.encode(next.value).byteLength;
-      if (size > bounds.maxBytes) {
-        over = true;
+      // Closed here, the stream pulls no more.
+      if (size > bounds.maxBytes)
         stop(controller, `the answer passed maxStreamBytes (${bounds.maxBytes} bytes): resume to read it`);
-      } else controller.enqueue(next.value);
+      else controller.enqueue(next.value);
     },
     cancel(reason) {
       clearTimeout(timer);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { boundStream, readJson } from '../../src/ai/route-limits.js';
+import { boundStream, MAX_ROUTE_STREAM_MS, readJson } from '../../src/ai/route-limits.js';
 import { ValidationError } from '../../src/index.js';
 
 const encoder = new TextEncoder();
@@ -157,6 +157,11 @@ describe('readJson: a request body read within its bounds', () => {
 });
 
 describe('boundStream: an answer passed on within its bounds', () => {
+  it("by default an answer is read for longer than the service's 30 minutes a turn runs at most, not an hour", () => {
+    expect(MAX_ROUTE_STREAM_MS).toBeGreaterThan(30 * 60 * 1000);
+    expect(MAX_ROUTE_STREAM_MS).toBeLessThan(60 * 60 * 1000);
+  });
+
   it('passes every chunk on and ends with its source, leaving no timer', async () => {
     vi.useFakeTimers();
     const source = text();
