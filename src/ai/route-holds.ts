@@ -196,7 +196,6 @@ export class Holds {
   #drop(streamId: string, hold: Hold): void {
     if (this.#held.get(streamId) === hold) this.#held.delete(streamId);
     this.#bytes -= hold.bytes;
-    hold.bytes = 0;
   }
 }
 
@@ -208,6 +207,7 @@ function pick(holds: Hold[]): Hold | undefined {
 
 function send(controller: ReadableStreamDefaultController<string> | undefined, chunk: string): void {
   try {
+    // Stryker disable next-line OptionalChaining: without `?.` an absent controller throws a TypeError, which the catch below drops
     controller?.enqueue(chunk);
   } catch {
     // Its reader went away.
@@ -216,6 +216,7 @@ function send(controller: ReadableStreamDefaultController<string> | undefined, c
 
 function close(controller: ReadableStreamDefaultController<string> | undefined): void {
   try {
+    // Stryker disable next-line OptionalChaining: without `?.` an absent controller throws a TypeError, which the catch below drops
     controller?.close();
   } catch {
     // Already closed.
@@ -224,6 +225,7 @@ function close(controller: ReadableStreamDefaultController<string> | undefined):
 
 function fail(controller: ReadableStreamDefaultController<string> | undefined, error: unknown): void {
   try {
+    // Stryker disable next-line OptionalChaining: without `?.` an absent controller throws a TypeError, which the catch below drops
     controller?.error(error);
   } catch {
     // Already closed.
