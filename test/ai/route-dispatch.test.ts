@@ -78,6 +78,10 @@ describe('createChatRoute: the dispatch of send, resume and stop', () => {
     const route = createChatRoute({ client, authorize: EVERY_CHAT_TO_EVERY_CALLER });
     expect((await route.GET(resume(id))).status).toBe(204);
     expect((await route.POST(resume(id))).status).toBe(204);
+    // With no Redis of its own, close has nothing to close, and still answers a promise.
+    const closed = route.close();
+    expect(closed).toBeInstanceOf(Promise);
+    expect(await closed).toBeUndefined();
     for (const method of ['PUT', 'DELETE', 'PATCH']) {
       const answer = await route.handle(new Request(`${API}/${id}/stop`, { method }));
       expect(answer.status).toBe(405);
