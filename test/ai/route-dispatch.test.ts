@@ -8,7 +8,7 @@ import {
   ValidationError,
 } from '../../src/index.js';
 import { mockClient } from '../support/mock-client.js';
-import { gatedClock } from './route-support.js';
+import { gatedClock, until } from './route-support.js';
 
 const API = 'http://app.test/api/chat';
 const NOT_UUID = 'not-a-chat';
@@ -235,5 +235,20 @@ describe('createChatRoute: the dispatch of send, resume and stop', () => {
     for (const chat of chats) answers.push(await route.handle(send(chat.id, '[[mock:hang]] wait')));
     expect(answers.map((answer) => answer.status)).toEqual([...Array(16).fill(200), 429]);
     await Promise.all(answers.map((answer) => answer.body?.cancel()));
+  });
+
+  it('4.6 a stop after the turn ended, its answer never read, sends no cancel and forgets the turn', async () => {
+    const { client, id, mock, gate } = await setup();
+    const cancel = vi.spyOn(client.turns, 'cancel');
+    const route = createChatRoute({ client, authorize: () => ({ caller: 'u1' }) });
+    const answer = await route.handle(send(id, 'hello'));
+    expect(answer.status).toBe(200);
+    gate.release(100);
+    await until(() => mock.store.turns()[0]?.status === 'completed', 'the turn completed');
+    const stopped = await route.handle(stop(id));
+    expect(await stopped.json()).toEqual({ cancelled: false });
+    expect(cancel).not.toHaveBeenCalled();
+    expect((await route.handle(resume(id))).status).toBe(204);
+    await answer.body?.cancel();
   });
 });
