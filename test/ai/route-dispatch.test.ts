@@ -251,4 +251,16 @@ describe('createChatRoute: the dispatch of send, resume and stop', () => {
     expect((await route.handle(resume(id))).status).toBe(204);
     await answer.body?.cancel();
   });
+
+  it('4.6 once an answer was read to its end, the chat has no turn here: a granted stop asks the service chat-wide', async () => {
+    const { client, id, gate } = await setup();
+    const route = createChatRoute({ client, authorize: () => ({ caller: 'u1' }) });
+    const answer = await route.handle(send(id, 'hello'));
+    gate.release(100);
+    expect(await answer.text()).toContain('"type":"finish"');
+    const cancel = vi.spyOn(client.turns, 'cancel');
+    const stopped = await route.handle(stop(id));
+    expect(await stopped.json()).toEqual({ cancelled: false });
+    expect(cancel.mock.calls).toEqual([[id]]);
+  });
 });
