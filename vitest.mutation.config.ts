@@ -19,7 +19,7 @@ export default defineConfig({
       'test/ai/route-spans*.test.ts',
       // The chat route's, in process (its Redis test runs the built package in other processes).
       'test/ai/route.test.ts',
-      'test/ai/route-{bounds,deadline,dispatch,holds,isolation,records,resume,stop}.test.ts',
+      'test/ai/route-{bounds,deadline,defaults,dispatch,holds,isolation,records,resume,stop}.test.ts',
     ],
   },
 });
