@@ -263,4 +263,15 @@ describe('createChatRoute: the dispatch of send, resume and stop', () => {
     expect(await stopped.json()).toEqual({ cancelled: false });
     expect(cancel.mock.calls).toEqual([[id]]);
   });
+
+  it('the action is read from the end of the path, wherever the route is mounted', async () => {
+    const { client, id } = await setup();
+    const route = createChatRoute({ client, authorize: EVERY_CHAT_TO_EVERY_CALLER });
+    for (const base of ['http://app.test', 'http://app.test/a/b/c/api/chat'])
+      expect((await route.handle(new Request(`${base}/${id}/stream`))).status).toBe(204);
+    const bad = await route.handle(new Request(`${API}/%E0%A4%A/stream`));
+    expect(await bad.json()).toEqual({
+      error: { name: 'ValidationError', field: 'chatId', message: 'chatId: is not a valid URL path segment' },
+    });
+  });
 });
