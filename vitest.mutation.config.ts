@@ -20,7 +20,7 @@ export default defineConfig({
       'test/ai/transport-spans*.test.ts',
       // The chat route's, in process (its Redis test runs the built package in other processes).
       'test/ai/route.test.ts',
-      'test/ai/route-{bounds,holds,isolation,records,resume,stop}.test.ts',
+      'test/ai/route-{bounds,deadline,defaults,dispatch,holds,isolation,records,resume,stop}.test.ts',
     ],
   },
 });

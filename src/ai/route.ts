@@ -113,9 +113,10 @@ type Action = RouteAction | 'unknown';
 
 /** The request's action: a resume (`GET …/{chatId}/stream`), a stop (`POST …/{chatId}/stop`), else a send (`POST`). */
 function actionOf(request: Request): Action {
-  const [chatId, action] = pathTail(request);
-  if (request.method === 'GET' && action === 'stream' && chatId) return 'resume';
-  if (request.method === 'POST' && action === 'stop' && chatId) return 'stop';
+  // Two segments when the last is `stream` or `stop` (empty ones are dropped): the first is the chat id.
+  const [, action] = pathTail(request);
+  if (request.method === 'GET' && action === 'stream') return 'resume';
+  if (request.method === 'POST' && action === 'stop') return 'stop';
   return request.method === 'POST' ? 'send' : 'unknown';
 }
 
