@@ -1,27 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createChatRoute, memoryStreams, type RouteRecordStore } from '../../src/ai/index.js';
+import { createChatRoute, memoryStreams } from '../../src/ai/index.js';
 import { mockClient } from '../support/mock-client.js';
-import { gatedClock, page, until } from './route-support.js';
+import { gatedClock, page, sharedRecords, stopRequest, turnsPass, until } from './route-support.js';
 
-const API = 'http://app.test/api/chat';
+const _API = 'http://app.test/api/chat';
 const HANG = '[[mock:hang]] wait';
-
-const stopRequest = (id: string) => new Request(`${API}/${id}/stop`, { method: 'POST' });
-
-/** Records every route shares, as processes behind a load balancer share a store. */
-function sharedRecords(): RouteRecordStore {
-  const shared = new Map<string, Parameters<RouteRecordStore['set']>[1]>();
-  return {
-    get: async (chatId) => shared.get(chatId),
-    set: async (chatId, record) => shared.set(chatId, record),
-    delete: async (chatId) => shared.delete(chatId),
-  };
-}
-
-/** Lets pending work run for a count of macrotasks (not a duration). */
-async function turnsPass(count: number): Promise<void> {
-  for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
-}
 
 /**
  * Two processes sharing records and live answers; the first reads a turn that hangs, and the stop's deadline

@@ -1,28 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { ConvoChatTransport, createChatRoute, type RouteRecordStore } from '../../src/ai/index.js';
+import { ConvoChatTransport, createChatRoute } from '../../src/ai/index.js';
 import type { TurnStream } from '../../src/index.js';
 import { mockClient } from '../support/mock-client.js';
-import { gatedClock, lateCancelClient, openingClient, page, until } from './route-support.js';
+import {
+  gatedClock,
+  lateCancelClient,
+  openingClient,
+  page,
+  sharedRecords,
+  stopRequest,
+  turnsPass,
+  until,
+} from './route-support.js';
 
-const API = 'http://app.test/api/chat';
+const _API = 'http://app.test/api/chat';
 const HANG = '[[mock:hang]] wait';
-
-const stopRequest = (id: string) => new Request(`${API}/${id}/stop`, { method: 'POST' });
-
-/** Records every route shares, as processes behind a load balancer share a store. */
-function sharedRecords(): RouteRecordStore {
-  const shared = new Map<string, Parameters<RouteRecordStore['set']>[1]>();
-  return {
-    get: async (chatId) => shared.get(chatId),
-    set: async (chatId, record) => shared.set(chatId, record),
-    delete: async (chatId) => shared.delete(chatId),
-  };
-}
-
-/** Lets pending work run for a count of macrotasks (not a duration). */
-async function turnsPass(count: number): Promise<void> {
-  for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
-}
 
 describe('createChatRoute: a stop ends the turn before it answers', () => {
   it('4.6 a stop pressed while the route is still opening the turn cancels it once it starts; the next send is accepted', async () => {

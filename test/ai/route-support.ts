@@ -1,7 +1,12 @@
 import { Chat } from '@ai-sdk/react';
 import { lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
 import { expect } from 'vitest';
-import { ConvoRouteTransport, type ConvoUIMessage, messageText } from '../../src/ai/index.js';
+import {
+  ConvoRouteTransport,
+  type ConvoUIMessage,
+  messageText,
+  type RouteRecordStore,
+} from '../../src/ai/index.js';
 import type { ConvoMock, MockClock, MockFetch, TurnRecord } from '../../src/mock/index.js';
 import { mockClient } from '../support/mock-client.js';
 
@@ -209,4 +214,23 @@ export function lateCancelClient(clock: MockClock) {
     for (const request of late.splice(0)) await wired.mock.fetch(request);
   };
   return { ...wired, deliver, asked: () => asked };
+}
+
+/** A stop of chat `id` as `ConvoRouteTransport` posts it. */
+export const stopRequest = (id: string) =>
+  new Request(`http://app.test/api/chat/${id}/stop`, { method: 'POST' });
+
+/** Records every route shares, as processes behind a load balancer share a store. */
+export function sharedRecords(): RouteRecordStore {
+  const shared = new Map<string, Parameters<RouteRecordStore['set']>[1]>();
+  return {
+    get: async (chatId) => shared.get(chatId),
+    set: async (chatId, record) => shared.set(chatId, record),
+    delete: async (chatId) => shared.delete(chatId),
+  };
+}
+
+/** Lets pending work run for a count of macrotasks (not a duration). */
+export async function turnsPass(count: number): Promise<void> {
+  for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
 }
