@@ -3,12 +3,14 @@
 // package and served by `next start`, driven in headless Chromium (Debian's /usr/bin/chromium) against the
 // package's convo-mock: streamed text equal to the saved turn, a tool approval, Stop cancelling the turn
 // (the next message accepted), a reload mid-turn that shows the saved conversation and resumes the running
-// turn live to its saved text, and a reload while a turn goes on after a tool approval. `next build` runs
-// without the service's environment (no CONVO_BASE_URL, no token), as a CI build does.
-// Skips (exit 0) without Chromium.
+// turn live to its saved text, a reload while a turn goes on after a tool approval, and Redis SIGKILLed and
+// restarted mid-turn. The app is built as a fresh Next.js app would be: the tsconfig `next build` writes
+// (`strict: false`) and its own type check on, without the service's environment (no CONVO_BASE_URL, no
+// token), as a CI build does; the route shares a real Redis (Debian's redis-server) through REDIS_URL.
+// Skips (exit 0) without Chromium; without redis-server outside CI, runs on one process's memory.
 
-import { spawn } from 'node:child_process';
-import { cpSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { launchChromium } from '../browser/chromium.mjs';
@@ -26,7 +28,11 @@ const DEPS = [
   'typescript@~6.0.3',
   '@types/react@^19',
   '@types/node@^24',
+  'redis@^6',
+  'resumable-stream@^2',
 ];
+const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
+if (!hasRedis && process.env.CI === 'true') throw new Error('redis-server is required in CI');
 
 /** A free loopback port for `next start`. */
 async function freePort() {
@@ -35,6 +41,35 @@ async function freePort() {
   const { port } = probe.address();
   await new Promise((resolve) => probe.close(resolve));
   return port;
+}
+
+/** redis-server on `port`, persisted as a production Redis is; resolves once it is ready, with `kill`. */
+async function startRedis(port, dir) {
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--dir', dir],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`redis-server did not start\n${tail(output)}`)), 10_000);
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      if (output.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', () => reject(new Error(`redis-server exited\n${tail(output)}`)));
+  });
+  return {
+    kill: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', resolve);
+        child.kill('SIGKILL');
+      }),
+  };
 }
 
 /** `next start` on `port`; resolves once it answers, with `stop`. */
@@ -70,8 +105,12 @@ async function startNext(dir, port, env) {
 await runChatApp('next', 'ai-chat-next.png', async ({ results, logs, closing, onFailure }) => {
   const project = await installPackedWith('convo-sdk-next-chat-', DEPS);
   closing('the project', () => project.remove());
-  for (const file of ['app', 'next.config.mjs', 'tsconfig.json'])
-    cpSync(join(example, file), join(project.dir, file), { recursive: true });
+  cpSync(join(example, 'app'), join(project.dir, 'app'), { recursive: true });
+  // As a fresh app has them: `strict: false`, as `next build` writes a tsconfig, and its type check on.
+  const tsconfig = JSON.parse(readFileSync(join(example, 'tsconfig.json'), 'utf8'));
+  tsconfig.compilerOptions.strict = false;
+  writeFileSync(join(project.dir, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
+  writeFileSync(join(project.dir, 'next.config.mjs'), 'export default {};\n');
   const mock = await startMock(project.dir, ['--token', TOKEN]);
   closing('the mock', () => mock.stop());
   const { CONVO_BASE_URL, CONVO_API_TOKEN, CONVO_TOKEN, ...unset } = process.env;
@@ -93,6 +132,10 @@ await runChatApp('next', 'ai-chat-next.png', async ({ results, logs, closing, on
     },
   );
   console.log(`next build took ${duration(build.ms)}`);
+  const redisPort = await freePort();
+  let redis = hasRedis ? await startRedis(redisPort, project.dir) : undefined;
+  closing('redis-server', () => redis?.kill());
+  if (redis) env.REDIS_URL = `redis://127.0.0.1:${redisPort}`;
   const server = await startNext(project.dir, await freePort(), env);
   closing('next start', () => server.stop());
   onFailure(() => tail(server.output(), 20));
@@ -113,7 +156,7 @@ await runChatApp('next', 'ai-chat-next.png', async ({ results, logs, closing, on
   const step = stepper(results);
 
   await step('streamed text equals the saved turn', async () => {
-    await send('[[mock:words n=12]] [[mock:slow ms=40]] hello');
+    await send('[[mock:words n=20]] [[mock:slow ms=60]] hello');
     const message = assistants().nth(0);
     await message.waitFor({ timeout: 10_000 });
     const seen = await completed(message);
@@ -199,5 +242,30 @@ await runChatApp('next', 'ai-chat-next.png', async ({ results, logs, closing, on
       if (count !== 6) throw new Error(`${count} assistant messages after the reload, not 6`);
     },
   );
+  if (redis)
+    await step(
+      'Redis SIGKILLed and restarted mid-turn: the page gets the saved text, the next turn goes',
+      async () => {
+        await send('[[mock:words n=40]] [[mock:slow ms=100]] through a restart');
+        const message = assistants().nth(6);
+        await page.waitForFunction(
+          () =>
+            (document.querySelectorAll('article[data-role="assistant"]')[6]?.textContent ?? '').split(' ')
+              .length > 4,
+          null,
+          { timeout: 10_000 },
+        );
+        await redis.kill();
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        redis = await startRedis(redisPort, project.dir);
+        await completed(message);
+        await sameAsSaved(message);
+        await send('after the restart');
+        const next = assistants().nth(7);
+        await completed(next);
+        await sameAsSaved(next);
+        if (await page.locator('#error').count()) throw new Error(await page.locator('#error').textContent());
+      },
+    );
   await screenshot(page, 'ai-chat-next.png');
 });

@@ -7,11 +7,13 @@ import { owns, userOf } from '../../owner.ts';
 // CONVO_BASE_URL and CONVO_API_TOKEN, read at the first call: `next build` needs neither.
 const client = new Client();
 
-// One process here; several behind a load balancer add `redis: { url: process.env.REDIS_URL }` (see
-// docs/ai-sdk.md, "A server route").
+// One process needs no Redis; several behind a load balancer share one through REDIS_URL (the `redis` and
+// `resumable-stream` packages installed; see docs/ai-sdk.md, "A server route").
+const redisUrl = process.env.REDIS_URL;
 const route = createChatRoute({
   client,
   turn: { permission_mode: 'manual' },
+  redis: redisUrl ? { url: redisUrl } : undefined,
   // Each chat to the user who created it: another user's send, resume and stop answer 404.
   authorize: async (request, chatId) => {
     const user = userOf(request);
