@@ -76,7 +76,7 @@ function chunks(name: Name, deltas: number, seed: number): Uint8Array[] {
   bytes.set(END, at);
   const list = cut(bytes, seed);
   if (!isClient(name)) return list;
-  const out = [OUR_START];
+  const out: Uint8Array[] = [OUR_START];
   let skip = START.length;
   for (const chunk of list) {
     if (skip >= chunk.length) skip -= chunk.length;
@@ -159,21 +159,8 @@ async function consumer(name: Name): Promise<Consume> {
     };
   }
   // The hand-written splitter: blank-line framing, the data line parsed.
-  return async (body, sink) => {
-    const decoder = new TextDecoder();
-    const reader = body.getReader();
-    let buffer = '';
-    for (let r = await reader.read(); !r.done; r = await reader.read()) {
-      buffer += decoder.decode(r.value, { stream: true });
-      let at = 0;
-      for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n', at)) {
-        const data = buffer.indexOf('\ndata: ', at);
-        if (data !== -1 && data < end) sink.take(JSON.parse(buffer.slice(data + 7, end)));
-        at = end + 2;
-      }
-      buffer = buffer.slice(at);
-    }
-  };
+  const { splitData } = await import('./lib/split.ts');
+  return (body, sink) => splitData(body, sink.take);
 }
 
 const expected = (deltas: number) => ({ events: deltas + 2, deltas, chars: deltas * 5 });
@@ -372,7 +359,7 @@ async function main(): Promise<BenchResult> {
         `harness's), each contender in its own process (${WARMUPS} warm-up reads of a tenth, ${ROUNDS} rounds, each ` +
         `read right after the pacer's); pacer calibration ${calibration.toFixed(2)}; RSS after setup ` +
         `${NAMES.map((n) => `${n} ${mb(peaks.get(n)!.before!)}`).join(', ')}. The client's body starts with the ` +
-        "contract's `message.start` and ends with `message.completed` carrying the whole answer (1 MB), as the " +
+        `contract's \`message.start\` and ends with \`message.completed\` carrying the whole answer (${mb(completed(DELTAS).length)}), as the ` +
         "harness's adapter rewrites it (without the adapter's extra stream hop); the others read the harness's " +
         `bytes. Time to first event: fresh processes, median of ${REPS} rounds after 2 warm-up reads, every ` +
         'contender once a round in a seeded order.',
