@@ -1,6 +1,6 @@
 // Runs every benchmark, each in a fresh Node process, prints one table and writes it into BENCHMARKS.md
 // (between the markers; the prose around them is kept), and each benchmark's figures as numbers into
-// bench/results/NAME.json (for bench/tools/agree.ts). Usage: npm run bench [-- [--smoke] name ...]
+// bench/results/NAME.json and bench/results/runs/DATE/NAME.json (for bench/tools/agree.ts). Usage: npm run bench [-- [--smoke] name ...]
 // A benchmark in OWN_SECTION has its own markers, so that running it alone keeps every other row.
 // --smoke runs the benchmarks of the shared workloads (SMOKE_BENCHES) with tiny parameters, to check that
 // they run end to end: it prints the tables, writes bench/results/smoke/ and leaves BENCHMARKS.md alone.
@@ -39,7 +39,12 @@ const ran = BENCHES.filter(
   (b) => (only.length === 0 || only.includes(b)) && (!smoke || SMOKE_BENCHES.includes(b)),
 );
 const results = new URL(smoke ? './results/smoke/' : './results/', import.meta.url);
-mkdirSync(results, { recursive: true });
+// Each full run's figures are kept too, in a folder of its own, for the medians of three runs (agree.ts).
+const kept = new URL(
+  `./results/runs/${new Date().toISOString().slice(0, 16).replace(':', '')}/`,
+  import.meta.url,
+);
+for (const dir of smoke ? [results] : [results, kept]) mkdirSync(dir, { recursive: true });
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
@@ -76,9 +81,9 @@ for (const name of ran) {
   const result = JSON.parse(line) as BenchResult;
   rows.push(...result.rows);
   notes.push(...result.notes);
-  if (result.figures)
+  for (const dir of result.figures ? (smoke ? [results] : [results, kept]) : [])
     writeFileSync(
-      new URL(`${name}.json`, results),
+      new URL(`${name}.json`, dir),
       `${JSON.stringify(
         {
           benchmark: name,

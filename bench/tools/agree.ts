@@ -1,12 +1,15 @@
 // Sets the figures of the shared harness (its results/*.json) beside the same figures of `npm run bench`
 // (bench/results/*.json) and says, per figure, whether the two agree within 15%. Run both on the same machine,
-// close together in time, then: node bench/tools/agree.ts [--harness DIR] [--ours DIR] [--tolerance 0.15]
+// close together in time, then: npm run bench:agree [-- --harness DIR,... --ours DIR,... --tolerance 0.15]
+// Several folders a side (e.g. three runs: the harness's results/ copied after each, bench/results/runs/*):
+// each figure is then the median of the folders' values, the medians of three that BENCHMARKS.md quotes.
 // DIR defaults: the harness's results in $ANCHORS_DIR/results, else ../shared/bench-anchors/results beside
 // this checkout; ours in bench/results. Every harness file is read (--since ISO-DATE: only those written since);
 // where several hold a figure (a full run and an --only run), the newest does. Exits 1 when a figure both hold
 // disagrees.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { median } from '../lib/stats.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -14,12 +17,13 @@ const option = (name: string) => {
   return at === -1 ? undefined : args[at + 1];
 };
 const root = new URL('../..', import.meta.url).pathname;
-const harnessDir =
+const harnessDirs = (
   option('--harness') ??
   (process.env.ANCHORS_DIR
     ? join(process.env.ANCHORS_DIR, 'results')
-    : join(root, '../shared/bench-anchors/results'));
-const oursDir = option('--ours') ?? join(root, 'bench/results');
+    : join(root, '../shared/bench-anchors/results'))
+).split(',');
+const oursDirs = (option('--ours') ?? join(root, 'bench/results')).split(',');
 const tolerance = Number(option('--tolerance') ?? 0.15);
 const since = option('--since') ?? '';
 
@@ -84,35 +88,61 @@ const newest = (into: Map<string, Found>, key: string, found: Found) => {
   if (!had || had.date < found.date) into.set(key, found);
 };
 
-const harness = new Map<string, Found>();
-for (const { file, json } of readJson(harnessDir)) {
-  const machine = (json.machine ?? {}) as {
-    date?: string;
-    loadavgAtStart?: number[];
-    loadavgAtEnd?: number[];
-  };
-  if ((machine.date ?? '') < since) continue;
-  const load = `${machine.loadavgAtStart?.join(' / ') ?? '?'} → ${machine.loadavgAtEnd?.join(' / ') ?? '?'}`;
-  for (const [key, value] of Object.entries(harnessFigures(json)))
-    newest(harness, key, { value, date: machine.date ?? '', load, file });
+/** Per folder, the newest value of each figure; over the folders, the median (the files and dates listed). */
+function overDirs(dirs: string[], read: (dir: string, into: Map<string, Found>) => void): Map<string, Found> {
+  const maps = dirs.map((dir) => {
+    const into = new Map<string, Found>();
+    read(dir, into);
+    return into;
+  });
+  const out = new Map<string, Found>();
+  for (const key of new Set(maps.flatMap((map) => [...map.keys()]))) {
+    const found = maps.map((map) => map.get(key)).filter((f): f is Found => f !== undefined);
+    out.set(key, {
+      value: median(found.map((f) => f.value)),
+      date: found.map((f) => f.date.slice(0, 16)).join(', '),
+      load: [...new Set(found.map((f) => f.load))].join('; '),
+      file: found.map((f) => f.file).join(', '),
+    });
+  }
+  return out;
 }
-const ours = new Map<string, Found>();
-for (const { file, json } of readJson(oursDir)) {
-  const { date, loadavg, figures, smoke } = json as {
-    date: string;
-    loadavg: { start: string; end: string };
-    figures: Record<string, number>;
-    smoke: boolean;
-  };
-  if (smoke)
-    console.log(`${file}: a --smoke run (tiny parameters): its figures say nothing of the real ones`);
-  const streams = figures['concurrent.n'];
-  for (const [key, value] of Object.entries(figures ?? {})) {
-    if (key === 'concurrent.n') continue;
-    // Concurrent figures compare at the same number of streams only.
-    const at =
-      key.startsWith('concurrent.') && streams ? key.replace('concurrent.', `concurrent@${streams}.`) : key;
-    newest(ours, at, { value, date, load: `${loadavg.start} → ${loadavg.end}`, file });
+
+const harness = overDirs(harnessDirs, (dir, into) => readHarness(dir, into));
+const ours = overDirs(oursDirs, (dir, into) => readOurs(dir, into));
+
+function readHarness(dir: string, harness: Map<string, Found>): void {
+  for (const { file, json } of readJson(dir)) {
+    const machine = (json.machine ?? {}) as {
+      date?: string;
+      loadavgAtStart?: number[];
+      loadavgAtEnd?: number[];
+    };
+    if ((machine.date ?? '') < since) continue;
+    const load = `${machine.loadavgAtStart?.join(' / ') ?? '?'} → ${machine.loadavgAtEnd?.join(' / ') ?? '?'}`;
+    for (const [key, value] of Object.entries(harnessFigures(json)))
+      newest(harness, key, { value, date: machine.date ?? '', load, file });
+  }
+}
+
+function readOurs(dir: string, ours: Map<string, Found>): void {
+  for (const { file, json } of readJson(dir)) {
+    const { date, loadavg, figures, smoke } = json as {
+      date: string;
+      loadavg: { start: string; end: string };
+      figures: Record<string, number>;
+      smoke: boolean;
+    };
+    if (smoke)
+      console.log(`${file}: a --smoke run (tiny parameters): its figures say nothing of the real ones`);
+    const streams = figures['concurrent.n'];
+    for (const [key, value] of Object.entries(figures ?? {})) {
+      if (key === 'concurrent.n') continue;
+      // Concurrent figures compare at the same number of streams only.
+      const at =
+        key.startsWith('concurrent.') && streams ? key.replace('concurrent.', `concurrent@${streams}.`) : key;
+      newest(ours, at, { value, date, load: `${loadavg.start} → ${loadavg.end}`, file });
+    }
   }
 }
 
@@ -135,8 +165,8 @@ for (const key of [...harness.keys()].filter((k) => ours.has(k)).sort()) {
     o.value.toFixed(3),
     near ? '' : `${diff >= 0 ? '+' : ''}${(diff * 100).toFixed(0)}%`,
     near ? 'n/a (near zero)' : agree ? 'yes' : 'NO',
-    `${h.file} ${h.date.slice(0, 16)}`,
-    `${o.file} ${o.date.slice(0, 16)}`,
+    `${h.file} ${h.date}`,
+    `${o.file} ${o.date}`,
   ]);
 }
 const header = [
@@ -154,8 +184,8 @@ for (const [i, row] of [header, ...rows].entries()) {
   if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 }
 const loads = (map: Map<string, Found>) => [...new Set([...map.values()].map((f) => f.load))].join('; ');
-console.log(`\nharness (${harnessDir}) load averages: ${loads(harness)}`);
-console.log(`npm run bench (${oursDir}) load averages: ${loads(ours)}`);
+console.log(`\nharness (${harnessDirs.join(', ')}) load averages: ${loads(harness)}`);
+console.log(`npm run bench (${oursDirs.join(', ')}) load averages: ${loads(ours)}`);
 const missing = [...ours.keys()].filter((k) => !harness.has(k));
 if (missing.length) console.log(`only in npm run bench: ${missing.join(', ')}`);
 console.log(`${agreeing} of ${compared} figures agree within ${tolerance * 100}%`);
