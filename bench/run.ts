@@ -167,7 +167,7 @@ const written = smoke
   ? 'a smoke run: BENCHMARKS.md left as it was'
   : [...sections.keys()].every(complete)
     ? 'written to BENCHMARKS.md'
-    : 'the main table only printed (a partial run)';
+    : 'its own sections written to BENCHMARKS.md, the main table only printed (a partial run)';
 console.log(
   `\n${machine}; load average ${loadAtStart} at the start, ${loadAtEnd} at the end; ${seconds.toFixed(0)} s; ${written}; figures in ${results.pathname}`,
 );
