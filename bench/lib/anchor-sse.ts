@@ -14,7 +14,17 @@ const encoder = new TextEncoder();
 const named = (name: string, payload: unknown) =>
   `event: ${name}\ndata: ${JSON.stringify({ type: name, ...(payload as object) })}\n\n`;
 
-function build(start: string, delta: (text: string) => string, end: (content: string) => string): Wire {
+/** A wire format's events one by one: what benchmark 14's server writes to each stream. */
+export interface WireEvents {
+  start: string;
+  delta(text: string): string;
+  /** The terminal event(s), carrying the whole answer. */
+  end(content: string): string;
+  /** The keep-alive its servers send between events. */
+  ping: string;
+}
+
+function build({ start, delta, end }: WireEvents): Wire {
   return {
     turn(count, content) {
       const parts = [start];
@@ -28,12 +38,13 @@ function build(start: string, delta: (text: string) => string, end: (content: st
 }
 
 /** Anthropic Messages streaming events; the answer rides on `message_delta`. */
-export const anthropicWire: Wire = build(
-  named('message_start', {
-    message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [], usage: {} },
-  }) + named('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
-  (text) => named('content_block_delta', { index: 0, delta: { type: 'text_delta', text } }),
-  (content) =>
+export const anthropicEvents: WireEvents = {
+  start:
+    named('message_start', {
+      message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [], usage: {} },
+    }) + named('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+  delta: (text) => named('content_block_delta', { index: 0, delta: { type: 'text_delta', text } }),
+  end: (content) =>
     named('content_block_stop', { index: 0 }) +
     named('message_delta', {
       delta: { stop_reason: 'end_turn', stop_sequence: null },
@@ -41,15 +52,19 @@ export const anthropicWire: Wire = build(
       content: [{ type: 'text', text: content }],
     }) +
     named('message_stop', {}),
-);
+  ping: named('ping', {}),
+};
+export const anthropicWire: Wire = build(anthropicEvents);
 
 const chunk = (fields: object) =>
   `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 0, model: 'm', ...fields })}\n\n`;
 
-/** OpenAI Chat Completions chunks and `[DONE]`; the answer rides on the last chunk. */
-export const openaiWire: Wire = build(
-  chunk({ choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] }),
-  (content) => chunk({ choices: [{ index: 0, delta: { content }, finish_reason: null }] }),
-  (content) =>
+/** OpenAI Chat Completions chunks and `[DONE]`; the answer rides on the last chunk; a comment keeps alive. */
+export const openaiEvents: WireEvents = {
+  start: chunk({ choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] }),
+  delta: (content) => chunk({ choices: [{ index: 0, delta: { content }, finish_reason: null }] }),
+  end: (content) =>
     `${chunk({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], message: { content } })}data: [DONE]\n\n`,
-);
+  ping: ': ping\n\n',
+};
+export const openaiWire: Wire = build(openaiEvents);

@@ -21,6 +21,11 @@ export interface Row {
 export interface BenchResult {
   rows: Row[];
   notes: string[];
+  /**
+   * The figures as numbers, by a stable key (`sse.time.client`, `request.ratio.anthropic`, ...), for
+   * bench/tools/agree.ts to set beside the shared harness's: run.ts writes them to bench/results/last-run.json.
+   */
+  figures?: Record<string, number>;
 }
 
 export function emit(result: BenchResult): void {
