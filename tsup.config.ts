@@ -55,7 +55,8 @@ const clientAsPackage: EsbuildPlugin = {
  * The modules the Node entry loads on demand, each built as a file of its own next to it (`dist/otel.js`,
  * `dist/zod-compile.js`, and `.cjs`), so that a cold import neither parses them nor loads what they import:
  * inlined, they were a quarter of the entry's bytes, and the CommonJS build would `require` the recorder's
- * `@opentelemetry/api` at startup.
+ * `@opentelemetry/api` at startup. The compiler's file has its own copy of zod's core, which compiles the
+ * entry's schemas as well: it reads a schema through its `_zod` definition, whichever copy made it.
  */
 const NODE_LAZY = {
   './otel.js': {
@@ -147,7 +148,8 @@ export default defineConfig([
     // --experimental-vm-modules): no `import()` is left. ky and the JSON Schema validator are bundled, so
     // their `import()` becomes a call that initializes the bundled module on first use (still lazy, still off
     // the cold start); `import()` of an external package (node:http, @hono/node-server) becomes a `require`.
-    // Each entry is one file with its own copy of what it uses (no chunks loaded with `import()`).
+    // Each entry is one file with its own copy of what it uses (no chunks loaded with `import()`), but for
+    // the Node entry's `NODE_LAZY` files, which it `require`s when first used.
     // `keepNames`: a module initialized lazily assigns its classes to `exports.NotFoundError = class ...`,
     // which gives them no name (`NotFoundError.name === ''`, what Jest prints).
     ...shared,
