@@ -197,7 +197,8 @@ export class CallSpan {
   readonly span: Span;
   readonly #telemetry: Telemetry;
   readonly #metric: Attributes;
-  readonly #started = performance.now();
+  /** When the span started: read after `startSpan`, so a time measured from it fits within the span. */
+  readonly #started: number;
   readonly context: Context;
   #ended = false;
 
@@ -218,6 +219,7 @@ export class CallSpan {
     }
     const parent = context.active();
     this.span = telemetry.tracer().startSpan(info.name, { kind: CLIENT, attributes }, parent);
+    this.#started = performance.now();
     this.context = trace.setSpan(parent, this.span);
   }
 
