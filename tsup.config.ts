@@ -51,6 +51,42 @@ const clientAsPackage: EsbuildPlugin = {
   },
 };
 
+/**
+ * The modules the Node entry loads on demand, each built as a file of its own next to it (`dist/otel.js`,
+ * `dist/zod-compile.js`, and `.cjs`), so that a cold import neither parses them nor loads what they import:
+ * inlined, they were a quarter of the entry's bytes, and the CommonJS build would `require` the recorder's
+ * `@opentelemetry/api` at startup. The compiler's file has its own copy of zod's core, which compiles the
+ * entry's schemas as well: it reads a schema through its `_zod` definition, whichever copy made it.
+ */
+const NODE_LAZY = {
+  './otel.js': {
+    importer: /[\\/]src[\\/]telemetry[\\/]gate\.ts$/,
+    file: 'otel',
+    source: 'src/telemetry/otel.ts',
+  },
+  './http/zod-compile.js': {
+    importer: /[\\/]src[\\/]node\.ts$/,
+    file: 'zod-compile',
+    source: 'src/http/zod-compile.ts',
+  },
+} as const;
+const nodeLazyEntries = Object.fromEntries(
+  Object.values(NODE_LAZY).map(({ file, source }) => [file, source]),
+);
+
+/** Resolves the `import()` of a `NODE_LAZY` module to its own file, of extension `ext`. */
+const nodeLazy = (ext: '.js' | '.cjs'): EsbuildPlugin => ({
+  name: 'node-lazy-files',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/(otel|http\/zod-compile)\.js$/ }, (args) => {
+      const lazy = NODE_LAZY[args.path as keyof typeof NODE_LAZY];
+      return args.kind === 'dynamic-import' && lazy?.importer.test(args.importer)
+        ? { path: `./${lazy.file}${ext}`, external: true }
+        : undefined;
+    });
+  },
+});
+
 /** The ESM builds. */
 const esm = {
   ...shared,
@@ -83,9 +119,13 @@ export default defineConfig([
     // into chunks shared with the other entries: each module Node loads at import costs its own
     // resolution, read and link, more than parsing the code they share (BENCHMARKS.md, benchmark 5). The
     // other entries (the mock, the schemas) carry their own copy. ky stays an import, loaded by the first
-    // request (http/transport.ts).
+    // request (http/transport.ts); so do the recorder and zod's compiler, each a file of its own (`NODE_LAZY`).
     ...esm,
-    entry: { index: 'src/node.ts' },
+    entry: {
+      index: 'src/node.ts',
+      ...nodeLazyEntries,
+    },
+    esbuildPlugins: [clientAsPackage, nodeLazy('.js')],
     noExternal: bundled,
     splitting: false,
   },
@@ -108,13 +148,14 @@ export default defineConfig([
     // --experimental-vm-modules): no `import()` is left. ky and the JSON Schema validator are bundled, so
     // their `import()` becomes a call that initializes the bundled module on first use (still lazy, still off
     // the cold start); `import()` of an external package (node:http, @hono/node-server) becomes a `require`.
-    // Each entry is one file with its own copy of what it uses (no chunks loaded with `import()`).
+    // Each entry is one file with its own copy of what it uses (no chunks loaded with `import()`), but for
+    // the Node entry's `NODE_LAZY` files, which it `require`s when first used.
     // `keepNames`: a module initialized lazily assigns its classes to `exports.NotFoundError = class ...`,
     // which gives them no name (`NotFoundError.name === ''`, what Jest prints).
     ...shared,
     keepNames: true,
-    esbuildPlugins: [clientAsPackage],
-    entry: { ...entries, index: 'src/node.ts' },
+    esbuildPlugins: [clientAsPackage, nodeLazy('.cjs')],
+    entry: { ...entries, index: 'src/node.ts', ...nodeLazyEntries },
     format: ['cjs'],
     noExternal: [...bundled, 'ky', '@cfworker/json-schema'],
     splitting: false,

@@ -78,8 +78,14 @@ export type ChatListQuery = {
   is_favorite?: boolean | undefined;
 };
 
-/** Query of `GET /chats`; an unknown field is refused. */
-export const ChatListQuerySchema = z.extend(PageQuerySchema, { is_favorite: z.optional(z.boolean()) });
+/**
+ * Query of `GET /chats`; an unknown field is refused. The page's fields spread into a strict object of its
+ * own: `z.extend` would be the same schema, and 0.4 KB gzipped of zod in every bundle of the client.
+ */
+export const ChatListQuerySchema = z.strictObject({
+  ...PageQuerySchema.shape,
+  is_favorite: z.optional(z.boolean()),
+});
 
 /** What deleting a chat returns. */
 export interface ChatDeleted {

@@ -41,10 +41,10 @@ export class TelemetryGate {
   /** The recorder, loaded once; a failed load is tried again by the next call. */
   load(): Promise<Telemetry> {
     if (this.#loaded) return Promise.resolve(this.#loaded);
-    // The API is its own import, kept one in every build: Node loads it only when something records.
-    this.#loading ??= Promise.all([import('./otel.js'), import('@opentelemetry/api')]).then(
-      ([{ Telemetry }, api]) => {
-        this.#loaded = new Telemetry(api, this.#options, this.#settings.base, this.#settings.redact);
+    // The recorder imports `@opentelemetry/api`: Node loads the API only when something records.
+    this.#loading ??= import('./otel.js').then(
+      ({ Telemetry }) => {
+        this.#loaded = new Telemetry(this.#options, this.#settings.base, this.#settings.redact);
         return this.#loaded;
       },
       (error: unknown) => {

@@ -1,20 +1,26 @@
-import type * as Api from '@opentelemetry/api';
-import type {
-  Attributes,
-  Context,
-  Counter,
-  Histogram,
-  Span,
-  SpanKind,
-  SpanStatusCode,
-  Tracer,
-  TracerProvider,
+// Only the four APIs the recorder calls are imported, by name: a bundler then leaves out the rest of
+// `@opentelemetry/api` (its logs, diag and baggage), a third of its bytes. This module is loaded on demand
+// (`gate.ts`), and the API with it.
+import {
+  type Attributes,
+  type Context,
+  type Counter,
+  context,
+  type Histogram,
+  metrics,
+  propagation,
+  type Span,
+  type SpanKind,
+  type SpanStatusCode,
+  type Tracer,
+  type TracerProvider,
+  trace,
 } from '@opentelemetry/api';
 import type { Redactor } from '../contract/redact.js';
 import { ATTR, EVENT, METRIC, PROVIDER, SCOPE } from './names.js';
 import type { TelemetryOptions } from './options.js';
 
-/** The API's enum values, as numbers: its module is handed in (`gate.ts` imports it), never imported here. */
+/** The API's enum values, as numbers: the enums' objects are not needed at run time. */
 const CLIENT = 2 as SpanKind.CLIENT;
 const INTERNAL = 0 as SpanKind.INTERNAL;
 const ERROR = 2 as SpanStatusCode.ERROR;
@@ -65,8 +71,6 @@ const abandoned = new FinalizationRegistry<TurnTrace>((turn) => turn.close({ out
  * with its events, and the metrics. Loaded by `gate.ts` only once something records.
  */
 export class Telemetry {
-  /** `@opentelemetry/api`, as loaded with this module. */
-  readonly api: typeof Api;
   readonly #options: TelemetryOptions | undefined;
   readonly #redact: Redactor;
   readonly #server: Attributes;
@@ -76,8 +80,7 @@ export class Telemetry {
   #tracer: { provider: TracerProvider; tracer: Tracer } | undefined;
   #instruments: { provider: object; instruments: Instruments } | undefined;
 
-  constructor(api: typeof Api, options: TelemetryOptions | undefined, base: URL, redact: Redactor) {
-    this.api = api;
+  constructor(options: TelemetryOptions | undefined, base: URL, redact: Redactor) {
     this.#options = options;
     this.#redact = redact;
     this.#href = base.href;
@@ -89,14 +92,14 @@ export class Telemetry {
 
   /** The tracer of the given provider, else of the registered one (read each time: it may be registered late). */
   tracer(): Tracer {
-    const provider = this.#options?.tracerProvider ?? this.api.trace.getTracerProvider();
+    const provider = this.#options?.tracerProvider ?? trace.getTracerProvider();
     if (this.#tracer?.provider !== provider) this.#tracer = { provider, tracer: provider.getTracer(SCOPE) };
     return this.#tracer.tracer;
   }
 
   /** The instruments of the given meter provider, else of the registered one. */
   instruments(): Instruments {
-    const provider = this.#options?.meterProvider ?? this.api.metrics.getMeterProvider();
+    const provider = this.#options?.meterProvider ?? metrics.getMeterProvider();
     if (this.#instruments?.provider === provider) return this.#instruments.instruments;
     const meter = provider.getMeter(SCOPE);
     const instruments: Instruments = {
@@ -149,7 +152,6 @@ export class Telemetry {
       [ATTR.conversation]: info.chatId,
     };
     const span = this.tracer().startSpan(info.name, { kind: INTERNAL, attributes });
-    const { context, trace } = this.api;
     try {
       return await context.with(trace.setSpan(context.active(), span), fn);
     } catch (error) {
@@ -195,7 +197,8 @@ export class CallSpan {
   readonly span: Span;
   readonly #telemetry: Telemetry;
   readonly #metric: Attributes;
-  readonly #started = performance.now();
+  /** When the span started: read after `startSpan`, so a time measured from it fits within the span. */
+  readonly #started: number;
   readonly context: Context;
   #ended = false;
 
@@ -214,9 +217,9 @@ export class CallSpan {
       attributes[ATTR.inputMessages] = messages('user', text);
       if (cut) attributes[ATTR.truncated] = true;
     }
-    const { context, trace } = telemetry.api;
     const parent = context.active();
     this.span = telemetry.tracer().startSpan(info.name, { kind: CLIENT, attributes }, parent);
+    this.#started = performance.now();
     this.context = trace.setSpan(parent, this.span);
   }
 
@@ -227,7 +230,6 @@ export class CallSpan {
   headers(headers: Readonly<Record<string, string>> | undefined): Record<string, string> | undefined {
     if (!this.#telemetry.propagates) return headers;
     const carrier: Record<string, string> = {};
-    const { propagation, trace } = this.#telemetry.api;
     propagation.inject(this.context, carrier);
     // No propagator registered (a provider given as an option only): the W3C header, written here.
     if (!carrier.traceparent) {
@@ -364,7 +366,7 @@ export class TurnTrace extends CallSpan {
     const action = (body as { action_id?: unknown } | undefined)?.action_id;
     if (typeof action === 'string') attributes[ATTR.actionId] = action;
     this.span.addEvent(EVENT.answered, attributes);
-    return this.telemetry.api.context.with(this.context, send);
+    return context.with(this.context, send);
   }
 
   /** Ends the span once, however reading ended: `outcome` says how, `error` what failed. */

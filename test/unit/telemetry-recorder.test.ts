@@ -37,7 +37,6 @@ function recorder(options: TelemetryOptions = {}, base = BASE, secret = 'tok_rec
   const meter = freshMeters();
   meters.push(meter);
   const telemetry = new Telemetry(
-    api,
     { tracerProvider, meterProvider: meter.meterProvider, ...options },
     base,
     redactorOf([secret]),
@@ -249,7 +248,6 @@ describe('propagation', () => {
     });
     call.end();
     const off = new Telemetry(
-      api,
       { tracerProvider: new TracerProvider({ sampler: new AlwaysOffSampler() }) },
       BASE,
       redactorOf([]),
