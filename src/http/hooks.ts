@@ -47,46 +47,11 @@ export interface Hooks {
   beforeError?: BeforeErrorHook[] | undefined;
 }
 
-/** ky's hooks as the transport hands them over: each guarded (`kyHooks`). */
-export interface KyHooks {
-  beforeRequest: BeforeRequestHook[];
-  afterResponse: AfterResponseHook[];
-}
-
 /**
- * The `beforeRequest` and `afterResponse` hooks of `hooks` as ky runs them, or `undefined` when there are
- * none: what a hook throws, or returns but may not (anything but a `Request`, a `Response`, nothing, or
- * for `afterResponse` ky's own `ky.retry()`, whose prototype is `retryMarker`), becomes a `HookError`.
+ * Runs an async hook (ky's, `send-once.ts`): a throw, or a returned value neither a `Response`, nothing nor
+ * `also`, is a `HookError`.
  */
-export function kyHooks(hooks: Hooks | undefined, retryMarker: object): KyHooks | undefined {
-  const before = hooks?.beforeRequest ?? [];
-  const after = hooks?.afterResponse ?? [];
-  if (!before.length && !after.length) return undefined;
-  return {
-    beforeRequest: before.map(
-      (hook) => (state) =>
-        guarded(
-          'beforeRequest',
-          () => hook(state),
-          'a Request, a Response',
-          (value) => value instanceof Request,
-        ),
-    ),
-    afterResponse: after.map(
-      (hook) => (state) =>
-        guarded(
-          'afterResponse',
-          () => hook(state),
-          'a Response',
-          (value) =>
-            typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === retryMarker,
-        ),
-    ),
-  };
-}
-
-/** Runs an async hook: a throw, or a returned value neither a `Response`, nothing nor `also`, is a `HookError`. */
-async function guarded<T>(
+export async function guarded<T>(
   hook: HookName,
   run: () => T | Promise<T>,
   allowed: string,
@@ -162,36 +127,6 @@ export function runBeforeError(error: ConvoError, hooks: BeforeErrorHook[] | und
     );
   }
   return current;
-}
-
-/**
- * `work` (an exchange through ky, hooks included), or the signal's reason as soon as it aborts: ky does not
- * watch the signal while a hook runs. What `work` gives after that is dropped, a `Response`'s body cancelled.
- */
-export function withinSignal<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      reject(signal.reason);
-      work.then(
-        (late) => {
-          if (late instanceof Response) late.body?.cancel().catch(() => {});
-        },
-        () => {},
-      );
-    };
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 function threw(hook: HookName, error: unknown): HookError {

@@ -1,0 +1,213 @@
+import type { KyInstance, Options as KyOptions } from 'ky';
+import { ConvoError } from '../errors/index.js';
+import { type AfterResponseHook, type BeforeRequestHook, guarded, type Hooks } from './hooks.js';
+
+/**
+ * ky, behind one function: everything the SDK asks of it, and works around in it, is in this file. It sends
+ * one HTTP exchange and gives back what came (a `Response`, unless an injected fetch hands back something
+ * else) or throws; retries, timeouts, bounds and errors are the transport's.
+ */
+
+/** A fetch as the client's `fetch` option takes it. */
+type Fetch = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
+
+/** What the client's ky instance is built of. */
+export interface SendSettings {
+  token: string | undefined;
+  /** The client's own headers, under the SDK's `authorization` and `accept`. */
+  headers: Record<string, string>;
+  fetch: Fetch | undefined;
+  hooks: Hooks | undefined;
+}
+
+/** One exchange: its absolute URL, method, headers and body, the signal that ends it, the request's hooks. */
+interface Exchange {
+  url: string;
+  method: string;
+  headers: Headers | Record<string, string>;
+  /** JSON text, or `undefined` for none. */
+  body: string | undefined;
+  /** The caller's abort and the call's timeout, in one signal. */
+  signal: AbortSignal;
+  hooks: Hooks | undefined;
+}
+
+/** Sends one exchange through the client's ky instance. */
+export type SendOnce = (exchange: Exchange) => Promise<unknown>;
+
+/**
+ * What the contract needs of ky, set once on the client's instance, which performs every exchange and runs
+ * the `beforeRequest` and `afterResponse` hooks. Four of its defaults are the SDK's own. `retry: 0`:
+ * the policy table repeats what the contract allows (the transport's retry entry), for every kind, under a
+ * turn's key; ky re-sends only when an `afterResponse` hook returns `ky.retry()` (`HOOK_RETRY`, set only
+ * then: a retry limit above 0 makes ky clone every `Request`). `timeout: false`: the call's `timeout` also
+ * covers reading the body, which the transport reads itself to bound it (`maxResponseBytes`).
+ * `throwHttpErrors: false`: an error's body is the contract's envelope, read by the transport within
+ * `maxResponseBytes`. `redirect: 'manual'`: a redirect is a `RedirectError`, never followed.
+ */
+const KY_OPTIONS = {
+  retry: 0,
+  timeout: false,
+  throwHttpErrors: false,
+  redirect: 'manual',
+} as const satisfies KyOptions;
+
+/** ky's retry where an `afterResponse` hook may return `ky.retry()`: that re-send, once, and no other. */
+const HOOK_RETRY = { limit: 1, shouldRetry: () => false };
+
+/**
+ * Loads ky and builds the client's instance (`KY_OPTIONS`, the client's headers and hooks). ky is imported
+ * by the first request: a browser app loads it in a chunk of its own, after the page, and a process that
+ * never sends a request does not parse it (nor Node's fetch, which `Headers` loads). A failed import is a
+ * `ConvoError` that names ky.
+ */
+export async function loadSendOnce(settings: SendSettings): Promise<SendOnce> {
+  let ky: typeof import('ky').default;
+  try {
+    ky = (await import('ky')).default;
+  } catch (error) {
+    throw new ConvoError(`could not load ky: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
+  }
+  const retryMarker = Object.getPrototypeOf(ky.retry()) as object;
+  const headers = new Headers(settings.headers);
+  headers.set('authorization', `Bearer ${settings.token}`);
+  headers.set('accept', 'application/json');
+  const hooks = kyHooks(settings.hooks, retryMarker);
+  const fetch = settings.fetch;
+  const instance = ky.create({
+    ...KY_OPTIONS,
+    // As a plain object (its names lower-cased by `Headers`): ky merges two plain objects by spreading them,
+    // where a `Headers` on either side costs it two more `Headers` a call.
+    headers: Object.fromEntries(headers),
+    // Only when there are some: ky merges the defaults into each call's options, hooks included.
+    ...(hooks && { hooks, retry: hooks.afterResponse.length ? HOOK_RETRY : 0 }),
+    // Called as a plain function (ky calls it as a method), so that a detached `window.fetch` works.
+    ...(fetch ? { fetch: (input: Request | URL | string, init?: RequestInit) => fetch(input, init) } : {}),
+  });
+  const clientHooked = hooks !== undefined;
+  const clientBefore = !!settings.hooks?.beforeRequest?.length;
+  return (exchange) => send(instance, exchange, settings.fetch, retryMarker, clientHooked, clientBefore);
+}
+
+/**
+ * One exchange through `ky`. Where no hook runs, what ky gives back is returned as it is (no frame of this
+ * file waits on it); where one does, it is raced against the signal, which ky does not watch while a hook
+ * runs.
+ */
+function send(
+  ky: KyInstance,
+  exchange: Exchange,
+  fetch: Fetch | undefined,
+  retryMarker: object,
+  clientHooked: boolean,
+  clientBefore: boolean,
+): Promise<unknown> {
+  const { body, signal } = exchange;
+  const init: KyOptions = { method: exchange.method, headers: exchange.headers };
+  const hooks = kyHooks(exchange.hooks, retryMarker);
+  const hooked = clientHooked || hooks !== undefined;
+  // Where no hook sees ky's Request, `unpacked` sends `body` itself: ky's copy would only be wrapped in a
+  // stream nobody reads.
+  if (body !== undefined && hooked) init.body = body;
+  if (hooks) {
+    init.hooks = hooks;
+    if (hooks.afterResponse.length) init.retry = HOOK_RETRY;
+  }
+  // A `beforeRequest` hook may hand ky another Request, body included: that one goes out as it is.
+  if (!clientBefore && !hooks?.beforeRequest.length) init.fetch = unpacked(fetch, body, signal);
+  else init.signal = signal;
+  return hooked ? withinSignal(ky(exchange.url, init), signal) : ky(exchange.url, init);
+}
+
+/**
+ * ky's `fetch` for a call whose Request no hook replaces: it sends the Request ky built (its URL, method,
+ * headers as the hooks left them, redirect mode) as a URL and init, with `body` as text and the call's
+ * `signal`. Handed the Request itself, fetch would copy its body through a stream, and ky would then cancel
+ * the drained stream, which throws an error it catches; given to ky, the signal would be combined with ky's
+ * own (`AbortSignal.any`, weakly linked by undici). Their cost is in BENCHMARKS.md ("The shared harness").
+ * `fetch` is the client's, else the global one at call time (msw replaces it).
+ */
+function unpacked(fetch: Fetch | undefined, body: string | undefined, signal: AbortSignal) {
+  return (request: Request | URL | string, extra?: RequestInit) => {
+    const send = fetch ?? globalThis.fetch;
+    if (!(request instanceof Request)) return send(request, extra);
+    return send(request.url, {
+      ...extra,
+      method: request.method,
+      headers: request.headers,
+      body: body ?? null,
+      signal,
+      redirect: request.redirect,
+    });
+  };
+}
+
+/** ky's hooks as the SDK hands them over: each guarded (`kyHooks`). */
+interface KyHooks {
+  beforeRequest: BeforeRequestHook[];
+  afterResponse: AfterResponseHook[];
+}
+
+/**
+ * The `beforeRequest` and `afterResponse` hooks of `hooks` as ky runs them, or `undefined` when there are
+ * none: what a hook throws, or returns but may not (anything but a `Request`, a `Response`, nothing, or
+ * for `afterResponse` ky's own `ky.retry()`, whose prototype is `retryMarker`), becomes a `HookError`.
+ */
+function kyHooks(hooks: Hooks | undefined, retryMarker: object): KyHooks | undefined {
+  const before = hooks?.beforeRequest ?? [];
+  const after = hooks?.afterResponse ?? [];
+  if (!before.length && !after.length) return undefined;
+  return {
+    beforeRequest: before.map(
+      (hook) => (state) =>
+        guarded(
+          'beforeRequest',
+          () => hook(state),
+          'a Request, a Response',
+          (value) => value instanceof Request,
+        ),
+    ),
+    afterResponse: after.map(
+      (hook) => (state) =>
+        guarded(
+          'afterResponse',
+          () => hook(state),
+          'a Response',
+          (value) =>
+            typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === retryMarker,
+        ),
+    ),
+  };
+}
+
+/**
+ * `work` (an exchange through ky, hooks included), or the signal's reason as soon as it aborts: ky does not
+ * watch the signal while a hook runs. What `work` gives after that is dropped, a `Response`'s body cancelled.
+ */
+function withinSignal<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      reject(signal.reason);
+      work.then(
+        (late) => {
+          if (late instanceof Response) late.body?.cancel().catch(() => {});
+        },
+        () => {},
+      );
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
