@@ -130,9 +130,9 @@ function send(
  * `fetch` is the client's, else the global one at call time (msw replaces it).
  */
 function unpacked(fetch: Fetch | undefined, body: string | undefined, signal: AbortSignal) {
-  return (request: Request | URL | string, extra?: RequestInit) => {
+  return (input: Request | URL | string, extra?: RequestInit) => {
     const send = fetch ?? globalThis.fetch;
-    if (!(request instanceof Request)) return send(request, extra);
+    const request = input as Request; // ky hands its fetch the Request it built, always
     return send(request.url, {
       ...extra,
       method: request.method,
@@ -175,8 +175,7 @@ function kyHooks(hooks: Hooks | undefined, retryMarker: object): KyHooks | undef
           'afterResponse',
           () => hook(state),
           'a Response',
-          (value) =>
-            typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === retryMarker,
+          (value) => Object.getPrototypeOf(Object(value)) === retryMarker,
         ),
     ),
   };
@@ -197,7 +196,7 @@ function withinSignal<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
         () => {},
       );
     };
-    if (signal.aborted) return onAbort();
+    // Not aborted yet: the transport checks the signal just before it sends.
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(
       (value) => {
