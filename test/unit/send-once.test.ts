@@ -34,6 +34,15 @@ function client(fetch: ClientOptions['fetch'], options: Partial<ClientOptions> =
 
 const created = { name: 'n', instructions: 'i' };
 
+/** A promise and the function that resolves it. */
+function signalled() {
+  let resolve: () => void = () => {};
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
 afterEach(() => {
   vi.unstubAllGlobals();
 });
@@ -150,10 +159,11 @@ describe("ky's own retry", () => {
   it('re-sends once when an afterResponse hook returns ky.retry(), a client’s or a request’s, never twice', async () => {
     const { default: ky } = await import('ky');
     const always = () => ky.retry() as never;
-    for (const [clientHooks, own] of [
+    const levels: [Hooks | undefined, Hooks | undefined][] = [
       [{ afterResponse: [always] }, undefined],
       [undefined, { afterResponse: [always] }],
-    ] as const) {
+    ];
+    for (const [clientHooks, own] of levels) {
       const { fetch, requests } = fakeFetch(ok(skill()));
       const c = client(fetch, clientHooks ? { hooks: clientHooks } : {});
       await c.skills.get(1, own ? { hooks: own } : undefined).catch(() => {});
@@ -265,7 +275,7 @@ describe('the SDK’s hooks in ky', () => {
     });
     const { fetch } = fakeFetch(() => new Response(body, { status: 200 }));
     const controller = new AbortController();
-    const entered = Promise.withResolvers<void>();
+    const entered = signalled();
     const hooks: Hooks = {
       afterResponse: [
         async () => {
@@ -289,7 +299,7 @@ describe('the SDK’s hooks in ky', () => {
   it('a pending beforeRequest is ended by the abort, and nothing is sent', async () => {
     const { fetch, requests } = fakeFetch(ok(skill()));
     const controller = new AbortController();
-    const entered = Promise.withResolvers<void>();
+    const entered = signalled();
     const hooks: Hooks = {
       beforeRequest: [
         () => {

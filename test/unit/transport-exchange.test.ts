@@ -32,6 +32,15 @@ function cancellable(status: number, headers: Record<string, string> = {}) {
   return { response: new Response(body, { status, headers }), seen };
 }
 
+/** A promise and the function that resolves it. */
+function signalled() {
+  let resolve: () => void = () => {};
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -103,7 +112,7 @@ describe('the bounds of one exchange', () => {
   it('the timeout aborts a pending fetch at its time, not before, as a TimeoutError', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     let signal: AbortSignal | undefined;
-    const called = Promise.withResolvers<void>();
+    const called = signalled();
     const fetch = (_: unknown, init?: RequestInit) => {
       const given = init?.signal ?? undefined;
       signal = given;
