@@ -129,6 +129,25 @@ describe('what fetch is handed', () => {
   });
 });
 
+describe("ky's own timeout is off", () => {
+  it('a response slower than ky’s default 10 s, within the call’s timeout, is read', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const called = signalled();
+      const fetch = () => {
+        called.resolve();
+        return new Promise<Response>((resolve) => setTimeout(() => resolve(ok(skill())), 30_000));
+      };
+      const call = client(fetch, { timeout: 60_000 }).skills.get(1);
+      await called.promise;
+      await vi.advanceTimersByTimeAsync(30_000);
+      await expect(call).resolves.toMatchObject({ id: 1 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('which fetch', () => {
   it('the global fetch at call time when the client has none, with and without hooks', async () => {
     const { fetch, seen } = recording();
