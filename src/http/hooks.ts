@@ -47,26 +47,6 @@ export interface Hooks {
   beforeError?: BeforeErrorHook[] | undefined;
 }
 
-/**
- * Runs an async hook (ky's, `send-once.ts`): a throw, or a returned value neither a `Response`, nothing nor
- * `also`, is a `HookError`.
- */
-export async function guarded<T>(
-  hook: HookName,
-  run: () => T | Promise<T>,
-  allowed: string,
-  also: (value: unknown) => boolean,
-): Promise<T> {
-  let result: T;
-  try {
-    result = await run();
-  } catch (error) {
-    throw threw(hook, error);
-  }
-  if (result === undefined || result instanceof Response || also(result)) return result;
-  throw new HookError(hook, `returned ${describe(result)}: it may return ${allowed} or nothing`, result);
-}
-
 /** The client's `onRetry` as the SDK calls it: what it throws is a `HookError`, what it returns ignored. */
 export function guardOnRetry(
   onRetry: ((info: RetryInfo) => void) | undefined,
@@ -120,18 +100,20 @@ export function runBeforeError(error: ConvoError, hooks: BeforeErrorHook[] | und
       continue;
     }
     settleQuietly(result);
-    current = new HookError(
-      'beforeError',
-      `returned ${describe(result)}: it may return a ConvoError or nothing`,
-      result,
-    );
+    current = refused('beforeError', result, 'a ConvoError');
   }
   return current;
 }
 
-function threw(hook: HookName, error: unknown): HookError {
+/** The `HookError` of a hook that threw `error`. */
+export function threw(hook: HookName, error: unknown): HookError {
   const reason = error instanceof Error ? error.message : describe(error);
   return new HookError(hook, `threw: ${reason.slice(0, 200)}`, error);
+}
+
+/** The `HookError` of a hook that returned `value`, which it may not: it may return `allowed` or nothing. */
+export function refused(hook: HookName, value: unknown, allowed: string): HookError {
+  return new HookError(hook, `returned ${describe(value)}: it may return ${allowed} or nothing`, value);
 }
 
 /** A value by its type, never its content (a hook's value may hold anything). */

@@ -1,11 +1,13 @@
-import type { KyInstance, Options as KyOptions } from 'ky';
-import { ConvoError } from '../errors/index.js';
-import { type AfterResponseHook, type BeforeRequestHook, guarded, type Hooks } from './hooks.js';
+import ky, { type Options as KyOptions } from 'ky';
+import type { HookName } from '../errors/index.js';
+import { type AfterResponseHook, type BeforeRequestHook, type Hooks, refused, threw } from './hooks.js';
 
 /**
  * ky, behind one function: everything the SDK asks of it, and works around in it, is in this file. It sends
  * one HTTP exchange and gives back what came (a `Response`, unless an injected fetch hands back something
- * else) or throws; retries, timeouts, bounds and errors are the transport's.
+ * else) or throws; retries, timeouts, bounds and errors are the transport's. The transport imports this file
+ * with its first request: a browser app loads it and ky in a chunk of their own, after the page, and a
+ * process that never sends a request does not parse them (nor Node's fetch, which `Headers` loads).
  */
 
 /** A fetch as the client's `fetch` option takes it. */
@@ -55,26 +57,13 @@ const KY_OPTIONS = {
 /** ky's retry where an `afterResponse` hook may return `ky.retry()`: that re-send, once, and no other. */
 const HOOK_RETRY = { limit: 1, shouldRetry: () => false };
 
-/**
- * Loads ky and builds the client's instance (`KY_OPTIONS`, the client's headers and hooks). ky is imported
- * by the first request: a browser app loads it in a chunk of its own, after the page, and a process that
- * never sends a request does not parse it (nor Node's fetch, which `Headers` loads). A failed import is a
- * `ConvoError` that names ky.
- */
-export async function loadSendOnce(settings: SendSettings): Promise<SendOnce> {
-  let ky: typeof import('ky').default;
-  try {
-    ky = (await import('ky')).default;
-  } catch (error) {
-    throw new ConvoError(`could not load ky: ${error instanceof Error ? error.message : String(error)}`, {
-      cause: error,
-    });
-  }
+/** Builds the client's ky instance (`KY_OPTIONS`, the client's headers and hooks) and its `SendOnce`. */
+export function sendOnce(settings: SendSettings): SendOnce {
   const retryMarker = Object.getPrototypeOf(ky.retry()) as object;
   const headers = new Headers(settings.headers);
   headers.set('authorization', `Bearer ${settings.token}`);
   headers.set('accept', 'application/json');
-  const hooks = kyHooks(settings.hooks, retryMarker);
+  const own = kyHooks(settings.hooks, retryMarker);
   const fetch = settings.fetch;
   const instance = ky.create({
     ...KY_OPTIONS,
@@ -82,43 +71,29 @@ export async function loadSendOnce(settings: SendSettings): Promise<SendOnce> {
     // where a `Headers` on either side costs it two more `Headers` a call.
     headers: Object.fromEntries(headers),
     // Only when there are some: ky merges the defaults into each call's options, hooks included.
-    ...(hooks && { hooks, retry: hooks.afterResponse.length ? HOOK_RETRY : 0 }),
+    ...(own && { hooks: own, retry: own.afterResponse.length ? HOOK_RETRY : 0 }),
     // Called as a plain function (ky calls it as a method), so that a detached `window.fetch` works.
     ...(fetch ? { fetch: (input: Request | URL | string, init?: RequestInit) => fetch(input, init) } : {}),
   });
-  const clientHooked = hooks !== undefined;
-  const clientBefore = !!settings.hooks?.beforeRequest?.length;
-  return (exchange) => send(instance, exchange, settings.fetch, retryMarker, clientHooked, clientBefore);
-}
-
-/**
- * One exchange through `ky`. Where no hook runs, what ky gives back is returned as it is (no frame of this
- * file waits on it); where one does, it is raced against the signal, which ky does not watch while a hook
- * runs.
- */
-function send(
-  ky: KyInstance,
-  exchange: Exchange,
-  fetch: Fetch | undefined,
-  retryMarker: object,
-  clientHooked: boolean,
-  clientBefore: boolean,
-): Promise<unknown> {
-  const { body, signal } = exchange;
-  const init: KyOptions = { method: exchange.method, headers: exchange.headers };
-  const hooks = kyHooks(exchange.hooks, retryMarker);
-  const hooked = clientHooked || hooks !== undefined;
-  // Where no hook sees ky's Request, `unpacked` sends `body` itself: ky's copy would only be wrapped in a
-  // stream nobody reads.
-  if (body !== undefined && hooked) init.body = body;
-  if (hooks) {
-    init.hooks = hooks;
-    if (hooks.afterResponse.length) init.retry = HOOK_RETRY;
-  }
-  // A `beforeRequest` hook may hand ky another Request, body included: that one goes out as it is.
-  if (!clientBefore && !hooks?.beforeRequest.length) init.fetch = unpacked(fetch, body, signal);
-  else init.signal = signal;
-  return hooked ? withinSignal(ky(exchange.url, init), signal) : ky(exchange.url, init);
+  // Where no hook runs, what ky gives back is returned as it is (no frame of this file waits on it); where
+  // one does, it is raced against the signal, which ky does not watch while a hook runs.
+  return ({ url, method, headers, body, signal, hooks: callHooks }) => {
+    const init: KyOptions = { method, headers };
+    const hooks = kyHooks(callHooks, retryMarker);
+    const hooked = own !== undefined || hooks !== undefined;
+    // Where no hook sees ky's Request, `unpacked` sends `body` itself: ky's copy would only be wrapped in a
+    // stream nobody reads.
+    if (body !== undefined && hooked) init.body = body;
+    if (hooks) {
+      init.hooks = hooks;
+      if (hooks.afterResponse.length) init.retry = HOOK_RETRY;
+    }
+    // A `beforeRequest` hook may hand ky another Request, body included: that one goes out as it is.
+    if (!own?.beforeRequest.length && !hooks?.beforeRequest.length)
+      init.fetch = unpacked(fetch, body, signal);
+    else init.signal = signal;
+    return hooked ? withinSignal(instance(url, init), signal) : instance(url, init);
+  };
 }
 
 /**
@@ -179,6 +154,23 @@ function kyHooks(hooks: Hooks | undefined, retryMarker: object): KyHooks | undef
         ),
     ),
   };
+}
+
+/** Runs an async hook: a throw, or a returned value neither a `Response`, nothing nor `also`, is a `HookError`. */
+async function guarded<T>(
+  hook: HookName,
+  run: () => T | Promise<T>,
+  allowed: string,
+  also: (value: unknown) => boolean,
+): Promise<T> {
+  let result: T;
+  try {
+    result = await run();
+  } catch (error) {
+    throw threw(hook, error);
+  }
+  if (result === undefined || result instanceof Response || also(result)) return result;
+  throw refused(hook, result, allowed);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { EnvelopeSchema } from '../contract/envelope.js';
 import type { Redactor } from '../contract/redact.js';
-import { type ConvoError, RedirectError } from '../errors/index.js';
+import { ConvoError, RedirectError } from '../errors/index.js';
 import { TelemetryGate } from '../telemetry/gate.js';
 import { parseBody, readText } from './body.js';
 import type { Call, Logger, RequestOptions, Result, Run, TransportSettings } from './call.js';
@@ -10,7 +10,7 @@ import { hotSchema } from './hot-schema.js';
 import { attemptRule } from './keyed.js';
 import { type RetrySettings, retrying } from './policy-run.js';
 import { queryString, requestHeaders, serialize } from './request-parts.js';
-import { loadSendOnce, type SendOnce } from './send-once.js';
+import type { SendOnce } from './send-once.js';
 import { checkOption } from './validate.js';
 
 export type { Call, Logger, RequestOptions, Result } from './call.js';
@@ -194,11 +194,23 @@ export class Transport {
     return then({ response, started, timeout, done, signal });
   }
 
-  /** The client's `SendOnce`, built once: a client without a base URL or token fails here, before sending. */
+  /**
+   * The client's `SendOnce`, built once: a client without a base URL or token fails here, before sending.
+   * `send-once.ts` and ky are imported by the first request, in a chunk of their own; an import that failed
+   * is tried again by the next call.
+   */
   async #load(): Promise<SendOnce> {
     const settings = this.#settings;
     if (settings.unset) throw settings.unset;
-    this.#send ??= await loadSendOnce(settings);
+    let module: typeof import('./send-once.js');
+    try {
+      module = await import('./send-once.js');
+    } catch (error) {
+      throw new ConvoError(`could not load ky: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      });
+    }
+    this.#send ??= module.sendOnce(settings);
     return this.#send;
   }
 
