@@ -41,7 +41,7 @@ export type SendOnce = (exchange: Exchange) => Promise<unknown>;
  * What the contract needs of ky, set once on the client's instance, which performs every exchange and runs
  * the `beforeRequest` and `afterResponse` hooks. Four of its defaults are the SDK's own. `retry: 0`:
  * the policy table repeats what the contract allows (the transport's retry entry), for every kind, under a
- * turn's key; ky re-sends only when an `afterResponse` hook returns `ky.retry()` (`HOOK_RETRY`, set only
+ * turn's key; ky re-sends only when an `afterResponse` hook returns `ky.retry()` (`hookRetry`, set only
  * then: a retry limit above 0 makes ky clone every `Request`). `timeout: false`: the call's `timeout` also
  * covers reading the body, which the transport reads itself to bound it (`maxResponseBytes`).
  * `throwHttpErrors: false`: an error's body is the contract's envelope, read by the transport within
@@ -54,9 +54,6 @@ const KY_OPTIONS = {
   redirect: 'manual',
 } as const satisfies KyOptions;
 
-/** ky's retry where an `afterResponse` hook may return `ky.retry()`: that re-send, once, and no other. */
-const HOOK_RETRY = { limit: 1, shouldRetry: () => false };
-
 /** Builds the client's ky instance (`KY_OPTIONS`, the client's headers and hooks) and its `SendOnce`. */
 export function sendOnce(settings: SendSettings): SendOnce {
   const retryMarker = Object.getPrototypeOf(ky.retry()) as object;
@@ -64,6 +61,8 @@ export function sendOnce(settings: SendSettings): SendOnce {
   headers.set('authorization', `Bearer ${settings.token}`);
   headers.set('accept', 'application/json');
   const own = kyHooks(settings.hooks, retryMarker);
+  /** ky's retry where an `afterResponse` hook may return `ky.retry()`: that re-send, once, and no other. */
+  const hookRetry = { limit: 1, shouldRetry: () => false };
   const fetch = settings.fetch;
   const instance = ky.create({
     ...KY_OPTIONS,
@@ -71,7 +70,7 @@ export function sendOnce(settings: SendSettings): SendOnce {
     // where a `Headers` on either side costs it two more `Headers` a call.
     headers: Object.fromEntries(headers),
     // Only when there are some: ky merges the defaults into each call's options, hooks included.
-    ...(own && { hooks: own, retry: own.afterResponse.length ? HOOK_RETRY : 0 }),
+    ...(own && { hooks: own, retry: own.afterResponse.length ? hookRetry : 0 }),
     // Called as a plain function (ky calls it as a method), so that a detached `window.fetch` works.
     ...(fetch ? { fetch: (input: Request | URL | string, init?: RequestInit) => fetch(input, init) } : {}),
   });
@@ -80,13 +79,16 @@ export function sendOnce(settings: SendSettings): SendOnce {
   return ({ url, method, headers, body, signal, hooks: callHooks }) => {
     const init: KyOptions = { method, headers };
     const hooks = kyHooks(callHooks, retryMarker);
+    // Stryker disable next-line ConditionalExpression: a call without hooks raced against its signal, its body also in ky's Request, is the same exchange at a cost
     const hooked = own !== undefined || hooks !== undefined;
     // Where no hook sees ky's Request, `unpacked` sends `body` itself: ky's copy would only be wrapped in a
     // stream nobody reads.
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: the body in ky's Request where no hook sees it (or an undefined one) changes only the cost
     if (body !== undefined && hooked) init.body = body;
     if (hooks) {
       init.hooks = hooks;
-      if (hooks.afterResponse.length) init.retry = HOOK_RETRY;
+      // Stryker disable next-line ConditionalExpression: ky's retry set for a beforeRequest alone re-sends nothing either (only a cost: ky clones the Request)
+      if (hooks.afterResponse.length) init.retry = hookRetry;
     }
     // A `beforeRequest` hook may hand ky another Request, body included: that one goes out as it is.
     if (!own?.beforeRequest.length && !hooks?.beforeRequest.length)
@@ -133,6 +135,7 @@ interface KyHooks {
 function kyHooks(hooks: Hooks | undefined, retryMarker: object): KyHooks | undefined {
   const before = hooks?.beforeRequest ?? [];
   const after = hooks?.afterResponse ?? [];
+  // Stryker disable next-line ConditionalExpression: two empty lists of hooks run nothing (only a cost)
   if (!before.length && !after.length) return undefined;
   return {
     beforeRequest: before.map(
@@ -183,13 +186,18 @@ function withinSignal<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
       reject(signal.reason);
       work.then(
         (late) => {
+          // Stryker disable next-line ConditionalExpression: ky resolves to a Response or throws
           if (late instanceof Response) late.body?.cancel().catch(() => {});
         },
         () => {},
       );
     };
     // Not aborted yet: the transport checks the signal just before it sends.
+    // The listener's options and its removal once `work` settled only free it sooner: the transport lets go
+    // of the signal (`done`) before it could abort again.
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: see above
     signal.addEventListener('abort', onAbort, { once: true });
+    // Stryker disable StringLiteral: see above
     work.then(
       (value) => {
         signal.removeEventListener('abort', onAbort);
@@ -200,5 +208,6 @@ function withinSignal<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
         reject(error);
       },
     );
+    // Stryker restore StringLiteral
   });
 }

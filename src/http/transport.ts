@@ -145,6 +145,7 @@ export class Transport {
     checkOption('maxRetryAfter', options.maxRetryAfter);
     checkOption('maxResponseBytes', options.maxResponseBytes);
     const hooks = options.hooks?.beforeRetry;
+    // Stryker disable next-line ConditionalExpression: settings built afresh with the same values are the same settings
     if (
       options.maxRetries === undefined &&
       options.maxRetryAfter === undefined &&
@@ -177,7 +178,7 @@ export class Transport {
     // Outside the try below: the SDK failing to load its own code is no connection failure, and not retried.
     const send = this.#send ?? (await this.#load());
     const timeout = options.timeout ?? this.#settings.timeout;
-    const body = call.body === undefined ? undefined : serialize(call.body);
+    const body = serialize(call.body);
     const headers = requestHeaders(accept, body !== undefined, call.headers, options.headers);
     const { signal, done } = bounds(options.signal, timeout);
     const started = performance.now();
@@ -292,9 +293,12 @@ export class Transport {
  */
 function bounds(caller: AbortSignal | undefined, timeout: number): { signal: AbortSignal; done: () => void } {
   const controller = new AbortController();
+  // Stryker disable OptionalChaining,ObjectLiteral,BooleanLiteral: `follow` is only added to a caller's signal, which aborts once
   const follow = () => controller.abort(caller?.reason);
   caller?.addEventListener('abort', follow, { once: true });
+  // Stryker restore OptionalChaining,ObjectLiteral,BooleanLiteral
   const timeoutId = setTimeout(
+    // Stryker disable next-line StringLiteral: only the name is read (`fetchFailure` words the TimeoutError)
     () => controller.abort(new DOMException(`no response within ${timeout} ms`, 'TimeoutError')),
     timeout,
   );

@@ -335,4 +335,34 @@ describe('the SDK’s hooks in ky', () => {
     expect(await call).toBeInstanceOf(AbortError);
     expect(requests).toHaveLength(0);
   });
+
+  it('a response without a body that comes after the abort is dropped quietly', async () => {
+    const held = signalled();
+    const entered = signalled();
+    const { fetch } = fakeFetch(() => new Response(null, { status: 204 }));
+    const controller = new AbortController();
+    const hooks: Hooks = {
+      afterResponse: [
+        async () => {
+          entered.resolve();
+          await held.promise;
+        },
+      ],
+    };
+    const call = client(fetch, { hooks })
+      .skills.get(1, { signal: controller.signal })
+      .catch((e: unknown) => e);
+    await entered.promise;
+    controller.abort(new Error('stop'));
+    expect(await call).toBeInstanceOf(AbortError);
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      held.resolve();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
+    expect(unhandled).not.toHaveBeenCalled();
+  });
 });

@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, Client, type ClientOptions } from '../../src/index.js';
+import {
+  ApiError,
+  Client,
+  type ClientOptions,
+  ResponseTooLargeError,
+  ResponseValidationError,
+  ValidationError,
+} from '../../src/index.js';
 import { fail, fakeFetch, ok, skill } from '../support/fake-fetch.js';
 import { CHAT, sseResponse, sseText, turnEvents } from '../support/sse.js';
 
@@ -118,5 +125,97 @@ describe('the 404 hint', () => {
     const after = await c.skills.get(1).catch((e: unknown) => e);
     expect(after).toBeInstanceOf(ApiError);
     expect((after as Error).message).not.toContain('https://api.test');
+  });
+});
+
+describe('what a call sends', () => {
+  it('the query of its defined values only', async () => {
+    const { fetch, requests } = fakeFetch(ok([], { page: 1, size: 5, total: 0 }));
+    const c = client(fetch);
+    // Only the URL matters here: the page the fake answers is not the one asked for.
+    await c.skills.list({ page: 2, size: undefined }).catch(() => {});
+    await c.skills.list({ page: undefined }).catch(() => {});
+    expect(requests.map((r) => r.url)).toEqual([
+      'https://api.test/api/v1/skills?page=2',
+      'https://api.test/api/v1/skills?page=1',
+    ]);
+  });
+
+  it('a base URL with or without its trailing slash, with a path prefix, is the same API root', async () => {
+    const urls: string[] = [];
+    for (const baseUrl of [
+      'https://api.test',
+      'https://api.test/',
+      'https://api.test/p',
+      'https://api.test/p/',
+    ]) {
+      const { fetch, requests } = fakeFetch(ok(skill()));
+      await client(fetch, { baseUrl }).skills.get(1);
+      urls.push(requests[0]?.url ?? '');
+    }
+    expect(urls).toEqual([
+      'https://api.test/api/v1/skills/1',
+      'https://api.test/api/v1/skills/1',
+      'https://api.test/p/api/v1/skills/1',
+      'https://api.test/p/api/v1/skills/1',
+    ]);
+  });
+
+  it('Accept: JSON for a call, text/event-stream for a stream; Content-Type only with a body', async () => {
+    const { fetch, requests } = fakeFetch(ok(skill()));
+    await client(fetch).skills.get(1);
+    await client(fetch).skills.create({ name: 'n', instructions: 'i' });
+    const stream = fakeFetch(sseResponse(sseText(turnEvents(['Hi']))));
+    await client(stream.fetch).turns.stream(CHAT, { content: 'Hi' }).finalTurn();
+    const sent = [...requests, ...stream.requests].map((r) => [
+      r.headers.get('accept'),
+      r.headers.get('content-type'),
+    ]);
+    expect(sent).toEqual([
+      ['application/json', null],
+      ['application/json', 'application/json'],
+      ['text/event-stream', 'application/json'],
+    ]);
+  });
+
+  it('a header value that would split the request is a ValidationError naming where it came from', async () => {
+    const { fetch, requests } = fakeFetch(ok(skill()));
+    const c = client(fetch);
+    const extra = await c.skills.get(1, { headers: { 'x-a': 'a\r\nb' } }).catch((e: unknown) => e);
+    expect(extra).toBeInstanceOf(ValidationError);
+    expect((extra as ValidationError).field).toMatch(/^headers/);
+    const key = await c.turns
+      .send(CHAT, { content: 'Hi' }, { idempotencyKey: 'a\r\nb' })
+      .catch((e: unknown) => e);
+    expect(key).toBeInstanceOf(ValidationError);
+    expect((key as ValidationError).field).toMatch(/^idempotencyKey/);
+    expect(requests).toHaveLength(0);
+  });
+
+  it('a request’s maxResponseBytes alone bounds its body', async () => {
+    const { fetch } = fakeFetch(ok(skill({ description: 'x'.repeat(500) })));
+    const error = await client(fetch)
+      .skills.get(1, { maxResponseBytes: 100 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+  });
+
+  it('a logger without debug is fine; an answer that is no envelope names no path', async () => {
+    const { fetch } = fakeFetch(Response.json({ nothing: 'here' }));
+    const error = await client(fetch, { logger: { warn: () => {} } })
+      .skills.get(1)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).path).not.toMatch(/^[A-Z]/);
+    expect((error as ResponseValidationError).path.startsWith('data')).toBe(false);
+  });
+
+  it('only a 404 names the URL it tried: another error of a fresh client does not', async () => {
+    const { fetch } = fakeFetch(fail(409, 'api_v1_conflict'));
+    const error = await client(fetch)
+      .skills.get(1)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as Error).message).not.toContain('https://api.test');
   });
 });

@@ -8,7 +8,7 @@ import {
   RedirectError,
   TimeoutError,
 } from '../../src/index.js';
-import { fakeFetch, ok, skill } from '../support/fake-fetch.js';
+import { fail, fakeFetch, ok, skill } from '../support/fake-fetch.js';
 import { CHAT, sseResponse, sseText, turnEvents } from '../support/sse.js';
 
 /**
@@ -154,5 +154,32 @@ describe('the bounds of one exchange', () => {
       controller.abort(new Error('late'));
       expect(signals[0]?.aborted).toBe(false);
     }
+  });
+
+  it('a failed exchange lets go of its timeout and its caller’s signal at once', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let signal: AbortSignal | undefined;
+    const fetch = async (_: unknown, init?: RequestInit): Promise<Response> => {
+      signal = init?.signal ?? undefined;
+      throw new TypeError('fetch failed');
+    };
+    const controller = new AbortController();
+    const error = await client(fetch, { timeout: 1000 })
+      .skills.get(1, { signal: controller.signal })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    vi.advanceTimersByTime(5000);
+    controller.abort(new Error('late'));
+    expect(signal?.aborted).toBe(false);
+  });
+
+  it('4.4 a stream’s open answered with an error status fails with the service’s error, its body read', async () => {
+    const { fetch } = fakeFetch(fail(404, 'api_v1_not_found'));
+    const error = await client(fetch)
+      .turns.stream(CHAT, { content: 'Hi' })
+      .finalTurn()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 404, code: 'api_v1_not_found' });
   });
 });

@@ -46,5 +46,4 @@ describe("a call's span", () => {
     expect(span.status.code).toBe(SpanStatusCode.ERROR);
     expect(span.attributes['error.type']).toBeDefined();
   });
-
 });
