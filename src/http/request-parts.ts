@@ -9,7 +9,7 @@ export function queryString(query: Record<string, string | number | boolean | un
   for (const [key, value] of Object.entries(query))
     if (value !== undefined) params.append(key, String(value));
   const text = params.toString();
-  return text ? `?${text}` : '';
+  return text && `?${text}`;
 }
 
 /**

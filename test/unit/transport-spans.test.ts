@@ -31,6 +31,7 @@ describe("a call's span", () => {
     const { fetch, requests } = fakeFetch(new TypeError('fetch failed'), ok(skill()));
     await client(fetch).skills.get(1);
     const span = otel.span('skills.get');
+    expect(span.attributes['url.full']).toBe('https://api.test/api/v1/skills/1');
     expect(span.attributes['http.request.resend_count']).toBe(1);
     expect(span.attributes['http.response.status_code']).toBe(200);
     expect(requests.map((r) => r.headers.get('traceparent')?.includes(span.spanContext().traceId))).toEqual([
