@@ -1,4 +1,5 @@
-// Mutation testing of the retry policy, the error mapping, the fold, the delta decoding, the stream's
+// Mutation testing of the retry policy, the error mapping, the transport (its bounds, checks and ky behind
+// one function), the fold, the delta decoding, the stream's
 // mapping and re-opening, pagination, the answer endpoints, the redaction rule, a turn's shared cancels,
 // the SSE reader (watchdog, bounds), the AI transport's paused reads and text fold, the chat route (its dispatch,
 // holds, records and bounds), the inspector's mask, the conformance kit's table of failures not exercised and its
@@ -17,6 +18,9 @@ export default {
     'src/http/keyed.ts',
     'src/http/retry-after.ts',
     'src/http/failures.ts',
+    'src/http/transport.ts',
+    'src/http/send-once.ts',
+    'src/http/request-parts.ts',
     'src/stream/fold.ts',
     'src/stream/delta.ts',
     'src/stream/map.ts',

@@ -43,3 +43,13 @@ function decode(chunks: Uint8Array[], size: number): string {
   }
   return decoder.decode(all);
 }
+
+/** The body as JSON when it parses, as text otherwise, `undefined` when empty. */
+export function parseBody(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

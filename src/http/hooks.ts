@@ -47,61 +47,6 @@ export interface Hooks {
   beforeError?: BeforeErrorHook[] | undefined;
 }
 
-/** ky's hooks as the transport hands them over: each guarded (`kyHooks`). */
-export interface KyHooks {
-  beforeRequest: BeforeRequestHook[];
-  afterResponse: AfterResponseHook[];
-}
-
-/**
- * The `beforeRequest` and `afterResponse` hooks of `hooks` as ky runs them, or `undefined` when there are
- * none: what a hook throws, or returns but may not (anything but a `Request`, a `Response`, nothing, or
- * for `afterResponse` ky's own `ky.retry()`, whose prototype is `retryMarker`), becomes a `HookError`.
- */
-export function kyHooks(hooks: Hooks | undefined, retryMarker: object): KyHooks | undefined {
-  const before = hooks?.beforeRequest ?? [];
-  const after = hooks?.afterResponse ?? [];
-  if (!before.length && !after.length) return undefined;
-  return {
-    beforeRequest: before.map(
-      (hook) => (state) =>
-        guarded(
-          'beforeRequest',
-          () => hook(state),
-          'a Request, a Response',
-          (value) => value instanceof Request,
-        ),
-    ),
-    afterResponse: after.map(
-      (hook) => (state) =>
-        guarded(
-          'afterResponse',
-          () => hook(state),
-          'a Response',
-          (value) =>
-            typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === retryMarker,
-        ),
-    ),
-  };
-}
-
-/** Runs an async hook: a throw, or a returned value neither a `Response`, nothing nor `also`, is a `HookError`. */
-async function guarded<T>(
-  hook: HookName,
-  run: () => T | Promise<T>,
-  allowed: string,
-  also: (value: unknown) => boolean,
-): Promise<T> {
-  let result: T;
-  try {
-    result = await run();
-  } catch (error) {
-    throw threw(hook, error);
-  }
-  if (result === undefined || result instanceof Response || also(result)) return result;
-  throw new HookError(hook, `returned ${describe(result)}: it may return ${allowed} or nothing`, result);
-}
-
 /** The client's `onRetry` as the SDK calls it: what it throws is a `HookError`, what it returns ignored. */
 export function guardOnRetry(
   onRetry: ((info: RetryInfo) => void) | undefined,
@@ -155,48 +100,20 @@ export function runBeforeError(error: ConvoError, hooks: BeforeErrorHook[] | und
       continue;
     }
     settleQuietly(result);
-    current = new HookError(
-      'beforeError',
-      `returned ${describe(result)}: it may return a ConvoError or nothing`,
-      result,
-    );
+    current = refused('beforeError', result, 'a ConvoError');
   }
   return current;
 }
 
-/**
- * `work` (an exchange through ky, hooks included), or the signal's reason as soon as it aborts: ky does not
- * watch the signal while a hook runs. What `work` gives after that is dropped, a `Response`'s body cancelled.
- */
-export function withinSignal<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      reject(signal.reason);
-      work.then(
-        (late) => {
-          if (late instanceof Response) late.body?.cancel().catch(() => {});
-        },
-        () => {},
-      );
-    };
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
-function threw(hook: HookName, error: unknown): HookError {
+/** The `HookError` of a hook that threw `error`. */
+export function threw(hook: HookName, error: unknown): HookError {
   const reason = error instanceof Error ? error.message : describe(error);
   return new HookError(hook, `threw: ${reason.slice(0, 200)}`, error);
+}
+
+/** The `HookError` of a hook that returned `value`, which it may not: it may return `allowed` or nothing. */
+export function refused(hook: HookName, value: unknown, allowed: string): HookError {
+  return new HookError(hook, `returned ${describe(value)}: it may return ${allowed} or nothing`, value);
 }
 
 /** A value by its type, never its content (a hook's value may hold anything). */

@@ -105,13 +105,16 @@ export async function retrying<T>(
   const { kind, settings, signal, rule } = scope;
   let attempts = 0;
   let started = 0;
-  const once = async () => {
-    try {
-      return await attempt(++attempts);
-    } catch (error) {
-      throw rule ? rule(error) : error;
-    }
-  };
+  // Only a run with a rule waits on each attempt in a frame of its own: the others hand it straight to p-retry.
+  const once = rule
+    ? async () => {
+        try {
+          return await attempt(++attempts);
+        } catch (error) {
+          throw rule(error);
+        }
+      }
+    : () => attempt(++attempts);
   // The outer loop answers `retry` and `read-outcome`, the inner one `poll`.
   const loop = (input: () => Promise<T>, polling: boolean, retries: number) =>
     pRetry(input, {
