@@ -5,8 +5,9 @@ import {
   type RouteRecord,
   type RouteRecordStore,
 } from '../../src/ai/index.js';
+import { FakeNet, FakeRedis } from '../support/fake-redis.js';
 import { mockClient } from '../support/mock-client.js';
-import { gatedClock, page, turnsPass, until } from './route-support.js';
+import { gatedClock, page, sendRequest as send, turnsPass, until } from './route-support.js';
 
 const API = 'http://app.test/api/chat';
 const HANG = '[[mock:hang]] wait';
@@ -43,15 +44,6 @@ async function setup() {
 }
 
 const resume = (id: string) => new Request(`${API}/${id}/stream`);
-const send = (id: string, text: string) =>
-  new Request(API, {
-    method: 'POST',
-    body: JSON.stringify({
-      id,
-      trigger: 'submit-message',
-      messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text }] }],
-    }),
-  });
 
 describe('createChatRoute: while the shared records are away, only a turn read here is trusted', () => {
   it('4.4 the record of the turn this process reads answers a resume with the held answer', async () => {
@@ -113,5 +105,48 @@ describe('createChatRoute: while the shared records are away, only a turn read h
     const response = await route.handle(resume(id));
     expect(response.status).toBe(204);
     expect(turns()).toHaveLength(0);
+  });
+});
+
+describe('createChatRoute: a Redis that restarted empty', () => {
+  it('4.4 once reconnected, the route writes again the record of the turn whose answer it reads, not of a read paused at an approval', async () => {
+    const gate = gatedClock();
+    const { mock, client } = mockClient({ clock: gate.clock });
+    const [live, paused] = await Promise.all([client.chats.create({}), client.chats.create({})]);
+    const liveId = live?.id as string;
+    const pausedId = paused?.id as string;
+    const net = new FakeNet();
+    const main = new FakeRedis(net);
+    main.isReady = true;
+    const route = createChatRoute({
+      client,
+      authorize: 'every-chat-to-every-caller',
+      redis: { client: main },
+    });
+    const record = (chatId: string) => net.data.get(`convo-route:record:${chatId}`);
+    gate.release(1000);
+    const asking = page(pausedId, route.handle);
+    await asking.chat.sendMessage({ text: '[[mock:tool_approval]] look it up' });
+    const reading = page(liveId, route.handle);
+    void reading.chat.sendMessage({ text: HANG }).catch(() => {});
+    await until(
+      () =>
+        mock.store.turns().some((turn) => turn.chat_id === liveId && turn.status === 'pending') &&
+        reading.last()?.role === 'assistant',
+      'the turn started',
+    );
+    expect(record(liveId)).toBeDefined();
+    expect(record(pausedId)).toBeDefined();
+    // Redis restarted empty; the client is ready again.
+    net.data.clear();
+    main.emit('ready');
+    await until(() => record(liveId) !== undefined, 'the record written again');
+    await turnsPass(20);
+    const again = JSON.parse(record(liveId) as string) as { idempotencyKey: string };
+    expect(again.idempotencyKey).toBe(reading.last()?.metadata?.convo?.idempotencyKey);
+    // The paused read's turn may have gone on through another process: its record is not written again.
+    expect(record(pausedId)).toBeUndefined();
+    await reading.chat.stop();
+    await route.close();
   });
 });

@@ -1,27 +1,18 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatRoute, LEASE_MS } from '../../src/ai/index.js';
+import { freePort } from '../support/loopback.js';
 import { mockClient } from '../support/mock-client.js';
-import { expectEndedAsSaved, gatedClock, page, reloadMidTurn, STEP_MS, until } from './route-support.js';
+import { expectEndedAsSaved, gatedClock, reloadMidTurn, STEP_MS } from './route-support.js';
 
-// One route process on a real Redis (Debian's redis-server), in this process: Redis emptied and the route's
-// connections dropped, as a restart does, and what the route writes again once it has reconnected.
+// Two routes on a real Redis (Debian's redis-server), in this process: the keys they write and the answer one
+// holds, followed through the other (route-redis.test.ts runs the built package in processes of their own).
 // Skipped only where redis-server is absent outside CI; CI installs it.
 const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
 const run = hasRedis || process.env.CI === 'true';
 let redis: ChildProcess | undefined;
 let url = '';
-
-/** A free loopback port. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 beforeAll(async () => {
   if (!run) return;
@@ -54,45 +45,6 @@ async function eventually(check: () => Promise<boolean>, what: string, tries = 5
 }
 
 describe.runIf(run)('createChatRoute on a real Redis, in this process', () => {
-  it('4.4 writes again the record of the turn whose answer it reads, not of a read paused at an approval', async () => {
-    const admin = createClient({ url });
-    await admin.connect();
-    const gate = gatedClock();
-    const { mock, client } = mockClient({ clock: gate.clock });
-    const [live, paused] = await Promise.all([client.chats.create({}), client.chats.create({})]);
-    const liveId = live?.id as string;
-    const pausedId = paused?.id as string;
-    const route = createChatRoute({ client, authorize: 'every-chat-to-every-caller', redis: { url } });
-    const record = (chatId: string) => admin.get(`convo-route:record:${chatId}`);
-    try {
-      gate.release(1000);
-      const asking = page(pausedId, route.handle);
-      await asking.chat.sendMessage({ text: '[[mock:tool_approval]] look it up' });
-      const reading = page(liveId, route.handle);
-      void reading.chat.sendMessage({ text: '[[mock:hang]] wait' }).catch(() => {});
-      await until(
-        () =>
-          mock.store.turns().some((turn) => turn.chat_id === liveId && turn.status === 'pending') &&
-          reading.last()?.role === 'assistant',
-        'the turn started',
-      );
-      await eventually(async () => (await record(liveId)) !== null, 'the record written');
-      expect(await record(pausedId)).not.toBeNull();
-      // Redis restarts empty: every key gone, the route's connections dropped.
-      await admin.flushAll();
-      await admin.sendCommand(['CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes']);
-      await eventually(async () => (await record(liveId)) !== null, 'the record written again');
-      const again = JSON.parse((await record(liveId)) as string) as { idempotencyKey: string };
-      expect(again.idempotencyKey).toBe(reading.last()?.metadata?.convo?.idempotencyKey);
-      // The paused read's turn may have gone on through another process: its record is not written again.
-      expect(await record(pausedId)).toBeNull();
-      await reading.chat.stop();
-    } finally {
-      await route.close();
-      await admin.close();
-    }
-  });
-
   it('4.4 two routes on one Redis: a reload resumed through the other reads the held answer live; keys under the prefix, for their lifetimes', async () => {
     const admin = createClient({ url });
     const given = createClient({ url });
@@ -134,33 +86,5 @@ describe.runIf(run)('createChatRoute on a real Redis, in this process', () => {
     // The application's client is still its own, connected.
     expect(given.isReady).toBe(true);
     await Promise.all([admin.close(), given.close()]);
-  });
-
-  it('a Redis that cannot be reached: a send answers 503 RedisUnavailableError before anything is sent', async () => {
-    const { mock, client } = mockClient();
-    const { id } = await client.chats.create({});
-    const nowhere = `redis://127.0.0.1:${await freePort()}`;
-    const route = createChatRoute({
-      client,
-      authorize: 'every-chat-to-every-caller',
-      redis: { url: nowhere },
-    });
-    try {
-      const answer = await route.handle(
-        new Request('http://app.test/api/chat', {
-          method: 'POST',
-          body: JSON.stringify({
-            id,
-            trigger: 'submit-message',
-            messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hello' }] }],
-          }),
-        }),
-      );
-      expect(answer.status).toBe(503);
-      expect(await answer.json()).toMatchObject({ error: { name: 'RedisUnavailableError' } });
-      expect(mock.store.turns()).toHaveLength(0);
-    } finally {
-      await route.close();
-    }
   });
 });

@@ -218,6 +218,17 @@ export function lateCancelClient(clock: MockClock) {
   return { ...wired, deliver, asked: () => asked };
 }
 
+/** What `useChat` posts for a new turn of chat `id` saying `text`. */
+export const sendRequest = (id: string, text: string) =>
+  new Request('http://app.test/api/chat', {
+    method: 'POST',
+    body: JSON.stringify({
+      id,
+      trigger: 'submit-message',
+      messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text }] }],
+    }),
+  });
+
 /** A stop of chat `id` as `ConvoRouteTransport` posts it. */
 export const stopRequest = (id: string) =>
   new Request(`http://app.test/api/chat/${id}/stop`, { method: 'POST' });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_LIVE_STREAMS, RouteCapacityError } from '../../src/ai/index.js';
 import { memoryStreams, watched } from '../../src/ai/route-streams.js';
+import { reading, settle } from '../support/stream-reading.js';
 
 /** A source the test writes to. */
 function source() {
@@ -20,30 +21,6 @@ function source() {
     end: () => controller.close(),
     fail: (error: unknown) => controller.error(error),
     cancelled: () => cancelled,
-  };
-}
-
-/** Lets pending work run for a count of macrotasks (not a duration). */
-async function settle(count = 10): Promise<void> {
-  for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
-}
-
-/** A reader of `stream` whose `now()` gives what arrived so far (a read left waiting is kept for the next). */
-function reading(stream: ReadableStream<string> | null | undefined) {
-  const reader = (stream as ReadableStream<string>).getReader();
-  let pending: Promise<ReadableStreamReadResult<string>> | undefined;
-  return {
-    async now(): Promise<{ text: string; done: boolean }> {
-      let text = '';
-      for (;;) {
-        pending ??= reader.read();
-        const next = await Promise.race([pending, settle(5).then(() => undefined)]);
-        if (!next) return { text, done: false };
-        pending = undefined;
-        if (next.done) return { text, done: true };
-        text += next.value;
-      }
-    },
   };
 }
 
