@@ -104,6 +104,10 @@ describe("RouteRedis: the route's records and live answers on Redis", () => {
     expect(failed).toBeUndefined();
     await vi.advanceTimersByTimeAsync(1);
     expect(failed).toEqual(new Error('Redis did not answer within 1000 ms'));
+    // A command that answers leaves no timer behind.
+    net.hang = false;
+    expect(await redis.records.get('c')).toBeUndefined();
+    expect(vi.getTimerCount()).toBe(0);
     const slow = routeRedis();
     slow.main.connect = () => new Promise(() => {});
     const sub = slow.main.duplicate.bind(slow.main);
@@ -132,6 +136,8 @@ describe("RouteRedis: the route's records and live answers on Redis", () => {
     const copy = await redis.streams.createNewResumableStream('s', src.make);
     await copy?.cancel();
     expect(leases()).toEqual([['convo-route:lease:s', '1', { PX: LEASE_MS }]]);
+    // resumable-stream's own keys, under the same prefix, with the options it gives.
+    expect(net.sets).toContainEqual(['convo-route:rs:sentinel:s', '1', { EX: 86_400 }]);
     src.write('one ');
     await settle();
     const follower = reading(await redis.streams.resumeExistingStream('s'), 10);
@@ -143,9 +149,10 @@ describe("RouteRedis: the route's records and live answers on Redis", () => {
     src.write('two');
     src.end();
     expect(await follower.now()).toEqual({ text: 'two', done: true });
-    // Ended: renewed no more.
+    // Ended: renewed no more, and the follower's lease check gone.
     await vi.advanceTimersByTimeAsync(5000);
     expect(leases()).toHaveLength(2);
+    expect(vi.getTimerCount()).toBe(0);
     await redis.close();
   });
 
@@ -186,6 +193,7 @@ describe("RouteRedis: the route's records and live answers on Redis", () => {
     );
     await vi.advanceTimersByTimeAsync(1000);
     expect(await next).toBe('the process reading the turn is gone: resume to read it again');
+    expect(vi.getTimerCount()).toBe(0);
     await other.close();
   });
 
@@ -223,10 +231,17 @@ describe("RouteRedis: the route's records and live answers on Redis", () => {
     const { net, main, redis } = routeRedis();
     const src = source();
     await (await redis.streams.createNewResumableStream('s', src.make))?.cancel();
+    // A follower that leaves takes its lease check with it; one still following loses it at close.
+    await (await redis.streams.resumeExistingStream('s'))?.cancel();
+    expect(vi.getTimerCount()).toBe(1);
+    const following = await redis.streams.resumeExistingStream('s');
+    expect(vi.getTimerCount()).toBe(2);
     await redis.close();
+    expect(vi.getTimerCount()).toBe(0);
     const count = net.sets.length;
     await vi.advanceTimersByTimeAsync(5000);
     expect(net.sets).toHaveLength(count);
+    await following?.cancel();
     expect(main.destroyed).toBe(false);
     expect(main.duplicates[0]?.destroyed).toBe(true);
     // Never connected: nothing to close.

@@ -129,5 +129,13 @@ describe('watched: a stream read through, its end told once', () => {
     await settle();
     expect(left).toBe(1);
     expect(src.cancelled()).toEqual(['gone']);
+    // A cancel with no read waiting (a chunk queued) tells all the same.
+    const queued = source();
+    let told = 0;
+    const held = watched(queued.stream, () => told++).getReader();
+    queued.write('a');
+    await settle();
+    await held.cancel('gone');
+    expect(told).toBe(1);
   });
 });
