@@ -247,4 +247,41 @@ describe("RouteRedis: the route's records and live answers on Redis", () => {
     // Never connected: nothing to close.
     await routeRedis().redis.close();
   });
+
+  it('an answer Redis cannot take (away while it is set up): RedisUnavailableError, its lease renewed no more', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const { net, redis } = routeRedis();
+    await redis.ready();
+    net.down = true;
+    const refused = await redis.streams.createNewResumableStream('s', source().make).catch((error) => error);
+    expect(refused).toBeInstanceOf(RedisUnavailableError);
+    expect(refused.cause).toEqual(new Error('Redis is down'));
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('a follower whose lease check finds Redis away fails as if the lease had lapsed', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const { net, redis } = routeRedis();
+    const src = source();
+    await (await redis.streams.createNewResumableStream('s', src.make))?.cancel();
+    const reader = (await redis.streams.resumeExistingStream('s'))?.getReader();
+    const next = reader?.read().then(
+      () => 'read on',
+      (error: Error) => error.message,
+    );
+    net.down = true;
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(await next).toBe('the process reading the turn is gone: resume to read it again');
+    net.down = false;
+    await redis.close();
+  });
+
+  it('from a url: its own clients of the redis package; one that cannot connect is refused within 2 s', async () => {
+    // Nothing listens on port 1: the connection is refused, and node-redis retries it until the route gives up.
+    const redis = new RouteRedis({ url: 'redis://127.0.0.1:1' }, () => {});
+    const refused = await redis.ready().catch((error) => error);
+    expect(refused).toBeInstanceOf(RedisUnavailableError);
+    expect(redis.lastError).toBeInstanceOf(Error);
+    await redis.close();
+  });
 });
