@@ -139,7 +139,6 @@ export class RouteRedis {
         // The reading process may die while this follows: it fails once its lease lapses.
         const lapsed = async () => (await bounded(main.get(lease)).catch(() => null)) === null;
         return stream ? unframed(leased(stream, lapsed, this.#timers)) : stream;
-        // Stryker disable next-line BlockStatement: an empty catch answers undefined all the same
       } catch {
         // Redis away, or the reading process died since: the caller reads the turn again by key.
         return undefined;
