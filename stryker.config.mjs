@@ -40,6 +40,7 @@ export default {
     'src/ai/route-holds.ts',
     'src/ai/route-records.ts',
     'src/ai/route-limits.ts',
+    'src/ai/route-streams.ts',
     'src/mock/inspector/masking.ts',
     'src/conformance/failures.ts',
     'src/conformance/sanitize.ts',

@@ -33,7 +33,8 @@ interface Held {
 export function memoryStreams(maxStreams = MAX_LIVE_STREAMS): RouteStreams {
   const held = new Map<string, Held>();
   const follow = (stream: Held) => {
-    let own: ReadableStreamDefaultController<string> | undefined;
+    // Set by `start`, which runs before any cancel.
+    let own: ReadableStreamDefaultController<string>;
     return new ReadableStream<string>({
       start(controller) {
         own = controller;
@@ -41,7 +42,7 @@ export function memoryStreams(maxStreams = MAX_LIVE_STREAMS): RouteStreams {
         stream.readers.add(controller);
       },
       cancel() {
-        if (own) stream.readers.delete(own);
+        stream.readers.delete(own);
       },
     });
   };

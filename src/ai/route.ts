@@ -8,7 +8,7 @@ import {
   type TurnStream,
   ValidationError,
 } from '../index.js';
-import type { TurnFields } from './parts.js';
+import type { ConvoUIMessage, TurnFields } from './parts.js';
 import type { TurnRecord } from './records.js';
 import { Holds, MAX_CALLER_BYTES, MAX_CALLER_STREAMS, MAX_HELD_BYTES } from './route-holds.js';
 import {
@@ -256,10 +256,12 @@ class ChatRouter {
     });
     // A new turn's record (the transport kept it), or the continued turn's when this is the one recorded.
     const record = this.#records.transport.get(body.id);
-    const key = continuedKey(body.messages) ?? record?.idempotencyKey;
+    const continued = continuedKey(body.messages as ConvoUIMessage[]);
+    const answered =
+      record && (continued === undefined || record.idempotencyKey === continued) ? record : undefined;
     // Written before the answer starts: a resume or a stop on another process finds it.
     await this.#records.settled(body.id);
-    return this.#answer(body.id, record?.idempotencyKey === key ? record : undefined, caller, ui, true);
+    return this.#answer(body.id, answered, caller, ui, true);
   }
 
   async #resume(chatId: string, caller: string): Promise<Response> {
@@ -291,13 +293,19 @@ class ChatRouter {
         ? this.#cancelStarting(chatId, deadline)
         : !record && chatWide
           ? this.#client.turns.cancel(chatId)
-          : Promise.resolve({ chat_id: chatId, cancelled: false });
-    const first = await within(cancelling, deadline, { chat_id: chatId, cancelled: false });
+          : undefined;
+    const first = cancelling
+      ? await within(
+          cancelling.then((result) => result.cancelled),
+          deadline,
+          false,
+        )
+      : false;
     if (record) await this.#records.forget(chatId, record.idempotencyKey);
     // A 200 means the cancel was delivered (4.6), not that the turn ended: answer once it has ended, so
     // that the page's next send finds the chat free rather than 409 `api_v1_chat_busy`.
     const later = running ? await this.#ended(chatId, record, !turn, deadline) : false;
-    return Response.json({ cancelled: first.cancelled || later });
+    return Response.json({ cancelled: first || later });
   }
 
   /**
@@ -387,26 +395,17 @@ class ChatRouter {
   }
 }
 
-/** Reads `stream` to its end, or until `deadline`. */
+/** Reads `stream` to its end, or until `deadline` (which cancels it); an answer that failed is over all the same. */
 async function drained(stream: ReadableStream<string>, deadline: AbortSignal): Promise<void> {
-  const reader = stream.getReader();
-  const stop = () => void reader.cancel().catch(() => {});
-  if (deadline.aborted) stop();
-  deadline.addEventListener('abort', stop, { once: true });
-  try {
-    while (!(await reader.read()).done);
-  } catch {
-    // The answer failed: it is over all the same.
-  } finally {
-    deadline.removeEventListener('abort', stop);
-  }
+  await stream.pipeTo(new WritableStream(), { signal: deadline }).catch(() => {});
 }
 
 /** `promise`'s outcome, or `fallback` once `deadline` passed first. */
 async function within<T>(promise: Promise<T>, deadline: AbortSignal, fallback: T): Promise<T> {
   const late = new Promise<T>((resolve) => {
     if (deadline.aborted) resolve(fallback);
-    deadline.addEventListener('abort', () => resolve(fallback), { once: true });
+    // A signal aborts once: its listener needs no removal.
+    deadline.addEventListener('abort', () => resolve(fallback));
   });
   return Promise.race([promise, late]);
 }
@@ -418,12 +417,14 @@ const STOP_RETRY_EVERY_MS = 200;
 /** The id an answer is held under: one per turn of a chat. */
 const streamIdOf = (chatId: string, record: TurnRecord) => `convo:${chatId}:${record.idempotencyKey}`;
 
-/** The key of the turn a tool approval's answer continues: the last message's, when it is the assistant's. */
-function continuedKey(messages: unknown): string | undefined {
-  const last = Array.isArray(messages) ? (messages.at(-1) as Record<string, unknown> | undefined) : undefined;
-  if (last?.role !== 'assistant') return undefined;
-  const convo = (last.metadata as { convo?: { idempotencyKey?: unknown } } | undefined)?.convo;
-  return typeof convo?.idempotencyKey === 'string' ? convo.idempotencyKey : undefined;
+/**
+ * The key of the turn a tool approval's answer continues: the last message's, when it is the assistant's.
+ * Read once the transport accepted `messages`: a list whose last message, when the assistant's, carries a key.
+ */
+function continuedKey(messages: ConvoUIMessage[]): string | undefined {
+  const last = messages[messages.length - 1] as ConvoUIMessage;
+  // Stryker disable next-line OptionalChaining: the transport refused an assistant's message without `metadata.convo.idempotencyKey`
+  return last.role === 'assistant' ? last.metadata?.convo?.idempotencyKey : undefined;
 }
 
 /** A chat id from the path (a `ValidationError` naming `chatId` when it is not a URL component). */

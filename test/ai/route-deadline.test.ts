@@ -1,7 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createChatRoute, memoryStreams } from '../../src/ai/index.js';
+import { createChatRoute, memoryStreams, type RouteStreams } from '../../src/ai/index.js';
 import { mockClient } from '../support/mock-client.js';
-import { gatedClock, page, sharedRecords, stopRequest, turnsPass, until } from './route-support.js';
+import {
+  gatedClock,
+  openingClient,
+  page,
+  sharedRecords,
+  stopRequest,
+  turnsPass,
+  until,
+} from './route-support.js';
 
 const _API = 'http://app.test/api/chat';
 const HANG = '[[mock:hang]] wait';
@@ -26,14 +34,16 @@ async function stopElsewhere(deadline: AbortSignal, cancelled: Promise<unknown>)
   );
   vi.spyOn(AbortSignal, 'timeout').mockReturnValue(deadline);
   const cancel = vi.spyOn(client.turns, 'cancel').mockReturnValue(cancelled as never);
+  const stream = vi.spyOn(client.turns, 'stream');
   let answered = false;
   const answer = two.handle(stopRequest(id)).finally(() => {
     answered = true;
   });
-  return { id, before, cancel, answer, answered: () => answered };
+  return { id, before, cancel, stream, answer, answered: () => answered };
 }
 
 afterEach(() => {
+  vi.useRealTimers();
   vi.restoreAllMocks();
 });
 
@@ -42,13 +52,15 @@ describe('createChatRoute: a stop answers by its deadline', () => {
     const deadline = new AbortController();
     // The cancel is delivered, but the turn goes on: the stop waits for its end.
     const delivered = Promise.resolve({ cancelled: true });
-    const { before, cancel, answer, answered } = await stopElsewhere(deadline.signal, delivered);
+    const { before, cancel, stream, answer, answered } = await stopElsewhere(deadline.signal, delivered);
     await turnsPass(100);
     expect(answered()).toBe(false);
     deadline.abort();
     await until(answered, 'the stop answered at the deadline', 2000);
     expect(await (await answer).json()).toEqual({ cancelled: true });
     expect(cancel).toHaveBeenCalledTimes(1);
+    // It waited on the answer the first process holds, without reading the turn again from the service.
+    expect(stream).not.toHaveBeenCalled();
     vi.restoreAllMocks();
     await before.chat.stop();
   });
@@ -71,5 +83,66 @@ describe('createChatRoute: a stop answers by its deadline', () => {
     expect(await (await answer).json()).toEqual({ cancelled: false });
     vi.restoreAllMocks();
     await before.chat.stop();
+  });
+
+  it('4.6 a turn recorded by a process that never opened it: the stop asks the service every 200 ms for 3 s, then reads it by key and cancels it', async () => {
+    const gate = gatedClock();
+    const { mock, client, open, reached } = openingClient(gate.clock);
+    const { id } = await client.chats.create({});
+    const records = sharedRecords();
+    const one = createChatRoute({ client, authorize: 'every-chat-to-every-caller', records });
+    const two = createChatRoute({ client, authorize: 'every-chat-to-every-caller', records });
+    const { chat } = page(id, one.handle);
+    void chat.sendMessage({ text: HANG }).catch(() => {});
+    // The first process wrote the turn's record, and its open never reaches the service (it died there).
+    await until(reached, 'the turn being opened');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const start = Date.now();
+    const asked: number[] = [];
+    const cancel = client.turns.cancel.bind(client.turns);
+    vi.spyOn(client.turns, 'cancel').mockImplementation((chatId, options) => {
+      asked.push(Date.now() - start);
+      return cancel(chatId, options);
+    });
+    let answered = false;
+    const answer = two.handle(stopRequest(id)).finally(() => {
+      answered = true;
+    });
+    for (let step = 0; step < 16; step++) {
+      await until(() => asked.length > step, `cancel ${step + 1} asked`);
+      if (step < 15) await vi.advanceTimersByTimeAsync(200);
+    }
+    // No time passes after the 3 s: the stop answers without asking again.
+    await until(() => answered, 'the stop answered');
+    // Asked at 0, 200, ... 3,000 ms (the service has no turn running: cancelled: false each time), then once
+    // more at 3,000 ms by the turn read by its key, which starts it and cancels it once it has started.
+    expect(asked).toEqual([...Array.from({ length: 16 }, (_, n) => n * 200), 3000]);
+    vi.useRealTimers();
+    expect(await (await answer).json()).toEqual({ cancelled: true });
+    expect(mock.store.turns().map((turn) => turn.status)).toEqual(['cancelled']);
+    open();
+  });
+
+  it('4.6 a deadline already passed, the turn read here and its answer not held: the stop answers cancelled: false', async () => {
+    const gate = gatedClock();
+    const { mock, client } = mockClient({ clock: gate.clock });
+    const { id } = await client.chats.create({});
+    // An engine that fails (Redis away): the answer is read unheld.
+    const streams: RouteStreams = {
+      createNewResumableStream: async () => {
+        throw new Error('away');
+      },
+      resumeExistingStream: async () => undefined,
+    };
+    const route = createChatRoute({ client, authorize: 'every-chat-to-every-caller', streams });
+    const before = page(id, route.handle);
+    void before.chat.sendMessage({ text: HANG }).catch(() => {});
+    await until(
+      () => mock.store.turns()[0]?.status === 'pending' && before.last()?.role === 'assistant',
+      'the turn started',
+    );
+    vi.spyOn(AbortSignal, 'timeout').mockReturnValue(AbortSignal.abort());
+    // Neither the cancel through the turn's stream nor the read by key ends before the deadline.
+    expect(await (await route.handle(stopRequest(id))).json()).toEqual({ cancelled: false });
   });
 });

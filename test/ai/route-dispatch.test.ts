@@ -8,7 +8,7 @@ import {
   ValidationError,
 } from '../../src/index.js';
 import { mockClient } from '../support/mock-client.js';
-import { gatedClock, until } from './route-support.js';
+import { gatedClock, sendRequest, until } from './route-support.js';
 
 const API = 'http://app.test/api/chat';
 const NOT_UUID = 'not-a-chat';
@@ -20,15 +20,7 @@ async function setup() {
   return { gate, mock, client, id };
 }
 
-const send = (id: string, text = 'hello') =>
-  new Request(API, {
-    method: 'POST',
-    body: JSON.stringify({
-      id,
-      trigger: 'submit-message',
-      messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text }] }],
-    }),
-  });
+const send = (id: string, text = 'hello') => sendRequest(id, text);
 const resume = (id: string) => new Request(`${API}/${id}/stream`);
 const stop = (id: string) => new Request(`${API}/${id}/stop`, { method: 'POST' });
 

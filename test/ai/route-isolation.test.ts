@@ -7,7 +7,7 @@ import {
 } from '../../src/ai/index.js';
 import { Client, ValidationError } from '../../src/index.js';
 import { mockClient } from '../support/mock-client.js';
-import { gatedClock, STEP_MS, until } from './route-support.js';
+import { gatedClock, STEP_MS, sharedRecords, until } from './route-support.js';
 
 const API = 'http://app.test/api/chat';
 const HANG = '[[mock:hang]] wait';
@@ -73,8 +73,10 @@ describe('createChatRoute: each chat to its owner', () => {
 
   it("one caller's live answers are bounded (429 RouteCapacityError, nothing sent); another caller is served", async () => {
     const { client, mock } = await setup();
+    const records = sharedRecords();
     const route = createChatRoute({
       client,
+      records,
       maxCallerStreams: 1,
       authorize: (request) => ({ caller: request.headers.get('x-user') ?? '' }),
     });
@@ -84,6 +86,8 @@ describe('createChatRoute: each chat to its owner', () => {
     const second = await route.handle(send(two?.id as string, HANG));
     expect(second.status).toBe(429);
     expect(await errorOf(second)).toMatchObject({ name: 'RouteCapacityError' });
+    // Refused before the send: no turn recorded for the chat, which a resume would read by its key.
+    expect(await records.get(two?.id as string)).toBeUndefined();
     const other = await route.handle(send(three?.id as string, 'hello', 'bob'));
     expect(other.status).toBe(200);
     await other.text();

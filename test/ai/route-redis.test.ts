@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +6,15 @@ import { createChatRoute, EVERY_CHAT_TO_EVERY_CALLER, type RouteRedisOptions } f
 import { Client } from '../../src/index.js';
 import { DEFAULT_CREDENTIAL, type MockServer, startMockServer } from '../../src/mock/index.js';
 import { eventually as settled } from '../support/leaks.js';
-import { expectEndedAsSaved, gatedClock, page, reloadMidTurn, STEP_MS } from './route-support.js';
+import { freePort } from '../support/loopback.js';
+import {
+  expectEndedAsSaved,
+  gatedClock,
+  page,
+  reloadMidTurn,
+  STEP_MS,
+  sendRequest,
+} from './route-support.js';
 
 /**
  * Waits for `condition`, which another process makes true: polled on a timer, bounded only as a hang guard (a
@@ -29,15 +36,6 @@ let redisArgs: string[] = [];
 let redisChild: ChildProcess | undefined;
 let env: Record<string, string> = {};
 const script = join(import.meta.dirname, 'route-server.mjs');
-
-/** A free loopback port. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Spawns `command` and resolves with the first match of `pattern` on its stdout. */
 function started(command: string, args: string[], pattern: RegExp, extra = {}): Promise<string> {
@@ -95,17 +93,6 @@ async function eventually(check: () => Promise<boolean>, what: string, tries = 1
   }
   throw new Error(`never happened: ${what}`);
 }
-
-/** What `useChat` posts for a new turn. */
-const sendRequest = (id: string, text: string) =>
-  new Request('http://app.test/api/chat', {
-    method: 'POST',
-    body: JSON.stringify({
-      id,
-      trigger: 'submit-message',
-      messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text }] }],
-    }),
-  });
 
 afterAll(async () => {
   for (const child of children) child.kill();

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConvoChatTransport, createChatRoute } from '../../src/ai/index.js';
 import type { TurnStream } from '../../src/index.js';
 import { mockClient } from '../support/mock-client.js';
@@ -15,6 +15,10 @@ import {
 
 const _API = 'http://app.test/api/chat';
 const HANG = '[[mock:hang]] wait';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe('createChatRoute: a stop ends the turn before it answers', () => {
   it('4.6 a stop pressed while the route is still opening the turn cancels it once it starts; the next send is accepted', async () => {
@@ -47,15 +51,19 @@ describe('createChatRoute: a stop ends the turn before it answers', () => {
     const { chat } = page(id, route.handle);
     void chat.sendMessage({ text: HANG }).catch(() => {});
     await until(reached, 'the turn being opened');
+    const cancel = vi.spyOn(client.turns, 'cancel');
     let answered = false;
     const answer = route.handle(stopRequest(id)).finally(() => {
       answered = true;
     });
     await turnsPass(50);
     expect(answered).toBe(false);
+    // The turn is read here: cancelled through its stream once it starts, the service not asked before.
+    expect(cancel).not.toHaveBeenCalled();
     open();
     expect(await (await answer).json()).toEqual({ cancelled: true });
     expect(mock.store.turns()[0]?.status).toBe('cancelled');
+    expect(cancel).toHaveBeenCalledTimes(1);
   });
 
   it('4.6 another process without shared streams answers a stop once the turn has ended on the service, not when the cancel was delivered', async () => {
@@ -145,5 +153,52 @@ describe('createChatRoute: a stop ends the turn before it answers', () => {
     expect(mock.store.turns()).toHaveLength(0);
     await ui.cancel();
     await again?.cancel();
+  });
+
+  it('4.6 a stop of a turn read here whose record is gone (a shared store that restarted empty) cancels it through its stream', async () => {
+    const gate = gatedClock();
+    const { mock, client } = mockClient({ clock: gate.clock });
+    const { id } = await client.chats.create({});
+    const records = sharedRecords();
+    const route = createChatRoute({ client, authorize: 'every-chat-to-every-caller', records });
+    const { chat, last } = page(id, route.handle);
+    void chat.sendMessage({ text: HANG }).catch(() => {});
+    await until(
+      () => mock.store.turns()[0]?.status === 'pending' && last()?.role === 'assistant',
+      'the turn started',
+    );
+    await records.delete?.(id);
+    expect(await (await route.handle(stopRequest(id))).json()).toEqual({ cancelled: true });
+    expect(mock.store.turns().map((turn) => turn.status)).toEqual(['cancelled']);
+  });
+
+  it('2.6 4.6 a stop reaching a process whose read paused at an approval answered elsewhere cancels the turn the record names', async () => {
+    const gate = gatedClock();
+    const { mock, client } = mockClient({ clock: gate.clock });
+    const { id } = await client.chats.create({});
+    const turns = () => mock.store.turns();
+    const records = sharedRecords();
+    const one = createChatRoute({ client, authorize: 'every-chat-to-every-caller', records });
+    const two = createChatRoute({ client, authorize: 'every-chat-to-every-caller', records });
+    gate.release(1000);
+    // The first turn pauses at its approval, read by the first process.
+    const before = page(id, one.handle);
+    await before.chat.sendMessage({ text: '[[mock:tool_approval]] look it up' });
+    // The approval is answered elsewhere (the turn ends), and the next turn is sent through the second process.
+    const asking = before.last()?.parts.find((part) => part.type === 'dynamic-tool');
+    if (asking?.type !== 'dynamic-tool' || asking.state !== 'approval-requested')
+      throw new Error('no approval');
+    const action_id = asking.callProviderMetadata?.convo?.actionId as string;
+    await client.actions.approveTool(id, {
+      action_id,
+      decisions: [{ tool_use_id: asking.toolCallId, approved: true }],
+    });
+    await until(() => turns()[0]?.status === 'completed', 'the first turn completed');
+    const after = page(id, two.handle);
+    void after.chat.sendMessage({ text: HANG }).catch(() => {});
+    await until(() => turns()[1]?.status === 'pending', 'the second turn started');
+    // The stop reaches the first process, which still reads the first turn's paused read: the second is stopped.
+    expect(await (await one.handle(stopRequest(id))).json()).toEqual({ cancelled: true });
+    expect(turns().map((turn) => turn.status)).toEqual(['completed', 'cancelled']);
   });
 });

@@ -4,8 +4,10 @@ import { expect } from 'vitest';
 import {
   ConvoRouteTransport,
   type ConvoUIMessage,
+  memoryStreams,
   messageText,
   type RouteRecordStore,
+  type RouteStreams,
 } from '../../src/ai/index.js';
 import type { ConvoMock, MockClock, MockFetch, TurnRecord } from '../../src/mock/index.js';
 import { mockClient } from '../support/mock-client.js';
@@ -216,6 +218,17 @@ export function lateCancelClient(clock: MockClock) {
   return { ...wired, deliver, asked: () => asked };
 }
 
+/** What `useChat` posts for a new turn of chat `id` saying `text`. */
+export const sendRequest = (id: string, text: string) =>
+  new Request('http://app.test/api/chat', {
+    method: 'POST',
+    body: JSON.stringify({
+      id,
+      trigger: 'submit-message',
+      messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text }] }],
+    }),
+  });
+
 /** A stop of chat `id` as `ConvoRouteTransport` posts it. */
 export const stopRequest = (id: string) =>
   new Request(`http://app.test/api/chat/${id}/stop`, { method: 'POST' });
@@ -233,4 +246,18 @@ export function sharedRecords(): RouteRecordStore {
 /** Lets pending work run for a count of macrotasks (not a duration). */
 export async function turnsPass(count: number): Promise<void> {
   for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** `memoryStreams()` that lists the ids of the answers it was given to hold, in order, in `held`; `streams` also resumes them. */
+export function listedStreams(): { streams: RouteStreams; held: string[] } {
+  const memory = memoryStreams();
+  const held: string[] = [];
+  const streams: RouteStreams = {
+    createNewResumableStream: (streamId, make) => {
+      held.push(streamId);
+      return memory.createNewResumableStream(streamId, make);
+    },
+    resumeExistingStream: (streamId) => memory.resumeExistingStream(streamId),
+  };
+  return { streams, held };
 }

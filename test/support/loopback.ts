@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer } from 'node:net';
 import { startedForSuite } from './started.js';
 
 /** A node:http server on 127.0.0.1 for one test file: its URL, the requests it got, and `close()`. */
@@ -49,4 +50,13 @@ export function sendOk(response: ServerResponse, data: unknown, meta: Record<str
       meta: { request_id: 'req-1', ...meta },
     }),
   );
+}
+
+/** A free loopback port. */
+export async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
