@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createChatRoute, EVERY_CHAT_TO_EVERY_CALLER, type RouteRedisOptions } from '../../src/ai/index.js';
 import { Client } from '../../src/index.js';
 import { DEFAULT_CREDENTIAL, type MockServer, startMockServer } from '../../src/mock/index.js';
@@ -94,6 +94,9 @@ async function eventually(check: () => Promise<boolean>, what: string, tries = 1
   throw new Error(`never happened: ${what}`);
 }
 
+// Steps one test released and its turns did not use would let the next test's turn run ungated.
+beforeEach(() => gate.reset());
+
 afterAll(async () => {
   for (const child of children) child.kill();
   await mock?.close();
@@ -164,11 +167,17 @@ describe.runIf(run)('createChatRoute on two processes sharing Redis (resumable-s
     expect(first.chat.error).toBeUndefined();
     expect(first.text()).toBe(turns()[0]?.content);
     await startRedis();
-    await eventually(async () => {
-      const answer = await through(1)(sendRequest(other.id, 'hello again'));
-      await answer.body?.cancel();
-      return answer.status === 200;
-    }, 'a send served once Redis is back');
+    // Both processes: a later test must not meet a client of either still reconnecting.
+    const another = await client.chats.create({});
+    for (const [n, chatId] of [
+      [1, other.id],
+      [0, another.id],
+    ] as const)
+      await eventually(async () => {
+        const answer = await through(n)(sendRequest(chatId, 'hello again'));
+        await answer.body?.cancel();
+        return answer.status === 200;
+      }, `a send served by process ${n} once Redis is back`);
     for (const child of children) expect(child.exitCode).toBeNull();
   });
 

@@ -38,7 +38,11 @@ export function gatedClock() {
       waiting.shift()?.();
     }
   };
-  return { clock, release };
+  /** Takes back the steps released and not used: a turn of the next test starts gated. */
+  const reset = () => {
+    allowed = 0;
+  };
+  return { clock, release, reset };
 }
 
 /** Polls `condition` between macrotasks, at most `turns` times (a count, not a duration). */
