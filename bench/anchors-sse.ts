@@ -10,7 +10,8 @@
 // ratio. Peak RSS above the start = the process's maxRSS at the end minus its RSS after setup and a GC.
 // Then, in this process, the time to the first event: the body waits for the first read, one `message.start`
 // is enqueued 20 ms later, the body stays open HOLD_MS; median of REPS after two warm-up reads.
-// `node --expose-gc bench/anchors-sse.ts --alloc NAME` prints what one read of NAME allocates instead.
+// `node --expose-gc bench/anchors-sse.ts --alloc NAME` prints what one read of NAME allocates instead;
+// `--reads NAME N` only reads NAME's body N times (for an instruction count).
 import { type ChildProcess, fork } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { versionOf } from './lib/anchors.ts';
@@ -405,7 +406,18 @@ async function allocations(name: Name): Promise<void> {
     console.log(`${(b / DELTAS).toFixed(0).padStart(6)}  ${where}`);
 }
 
-const [mode, name] = process.argv.slice(2) as [string | undefined, Name];
+/**
+ * `--reads NAME N`: N reads of contender NAME's body and nothing else, for an instruction count
+ * (`valgrind --tool=cachegrind --cache-sim=no`, N = 2 minus N = 0, per delta).
+ */
+async function reads(name: Name, count: number): Promise<void> {
+  const list = chunks(name, DELTAS, SEED);
+  const consume = await consumer(name);
+  for (let i = 0; i < count; i++) await consume(bodyOf(list), sink());
+}
+
+const [mode, name, count] = process.argv.slice(2) as [string | undefined, Name, string | undefined];
 if (mode === '--child') await child(name);
 else if (mode === '--alloc') await allocations(name);
+else if (mode === '--reads') await reads(name, Number(count));
 else emit(await main());
