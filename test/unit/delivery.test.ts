@@ -55,6 +55,14 @@ describe('Delivery: the events of a chunked source, one call at a time', () => {
     expect(closed).toHaveBeenCalledTimes(1);
     expect(await delivery.next()).toEqual({ done: true, value: undefined });
     expect(closed).toHaveBeenCalledTimes(1);
+    expect(seen.failed).not.toHaveBeenCalled();
+  });
+
+  it('a source without return() is closed without one', async () => {
+    const { pulls } = source([[delta('a'), completed]]);
+    const delivery = new Delivery({ next: pulls }, hooks());
+    expect(await drain(delivery)).toEqual([delta('a'), completed]);
+    expect(await delivery.next()).toEqual({ done: true, value: undefined });
   });
 
   it('a source that ends without a terminal event fails the reading once, and closes it', async () => {
@@ -136,6 +144,28 @@ describe('Delivery: the events of a chunked source, one call at a time', () => {
       { done: false, value: completed },
       { done: true, value: undefined },
     ]);
+  });
+
+  it('a call made after the first settled, while the second still waits, runs after the second', async () => {
+    let release!: (batch: IteratorResult<Event[]>) => void;
+    const batches: (() => Promise<IteratorResult<Event[]>>)[] = [
+      async () => ({ done: false, value: [delta('a')] }),
+      () => new Promise((resolve) => (release = resolve)),
+      async () => ({ done: false, value: [completed] }),
+    ];
+    let at = 0;
+    const delivery = new Delivery({ next: () => batches[at++]!() }, hooks());
+    const first = delivery.next();
+    const second = delivery.next();
+    expect(await first).toEqual({ done: false, value: delta('a') });
+    for (let turns = 0; turns < 100 && at < 2; turns++) await Promise.resolve();
+    expect(at).toBe(2);
+    // The second waits for its chunk; the third must wait for the second, not read a chunk of its own.
+    const third = delivery.next();
+    release({ done: false, value: [delta('b'), delta('c')] });
+    expect(await second).toEqual({ done: false, value: delta('b') });
+    expect(await third).toEqual({ done: false, value: delta('c') });
+    expect(await delivery.next()).toEqual({ done: false, value: completed });
   });
 
   it('a call made while a failing one waits runs after it, and is done', async () => {

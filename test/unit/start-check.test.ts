@@ -42,7 +42,8 @@ describe('6 message.start: checked without the schema, exactly as the schema che
 
   it.each([
     ['a chat id that is not a UUID', { chat_id: 'chat-1', message_id: 7, request_id: 'r' }],
-    ['a UUID with a space around it', { chat_id: ` ${CHAT}`, message_id: 7, request_id: 'r' }],
+    ['a UUID with a space before it', { chat_id: ` ${CHAT}`, message_id: 7, request_id: 'r' }],
+    ['a UUID with more after it', { chat_id: `${CHAT}0`, message_id: 7, request_id: 'r' }],
     ['a UUID with a letter past f', { chat_id: CHAT.replace('f', 'g'), message_id: 7, request_id: 'r' }],
     ['a chat id that is a number', { chat_id: 7, message_id: 7, request_id: 'r' }],
     ['no chat id', { message_id: 7, request_id: 'r' }],
