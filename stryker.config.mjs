@@ -25,6 +25,7 @@ export default {
     'src/stream/delta.ts',
     'src/stream/map.ts',
     'src/stream/decode.ts',
+    'src/stream/delivery.ts',
     'src/http/page.ts',
     'src/turn/connect.ts',
     'src/resources/actions.ts',

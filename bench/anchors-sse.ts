@@ -13,7 +13,8 @@
 // Then the time to the first event, in fresh processes, one per contender: the body waits for the first read,
 // one start event is enqueued 20 ms later, the body stays open HOLD_MS; two warm-up reads held 20 ms, then
 // REPS rounds, each contender once a round in a seeded order; the median.
-// `node --expose-gc bench/anchors-sse.ts --alloc NAME` prints what one read of NAME allocates instead.
+// `node --expose-gc bench/anchors-sse.ts --alloc NAME` prints what one read of NAME allocates instead;
+// `--reads NAME N` only reads NAME's body N times (for an instruction count).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { versionOf } from './lib/anchors.ts';
 import { type Answer, type Child, serveParent, spawnChild } from './lib/child.ts';
@@ -402,8 +403,19 @@ async function allocations(name: Name): Promise<void> {
     console.log(`${(b / DELTAS).toFixed(0).padStart(6)}  ${where}`);
 }
 
-const [mode, name] = process.argv.slice(2) as [string | undefined, Name];
+/**
+ * `--reads NAME N`: N reads of contender NAME's body and nothing else, for an instruction count
+ * (`valgrind --tool=cachegrind --cache-sim=no`, N = 2 minus N = 0, per delta).
+ */
+async function reads(name: Name, count: number): Promise<void> {
+  const list = chunks(name, DELTAS, SEED);
+  const consume = await consumer(name);
+  for (let i = 0; i < count; i++) await consume(bodyOf(list), sink());
+}
+
+const [mode, name, count] = process.argv.slice(2) as [string | undefined, Name, string | undefined];
 if (mode === '--child') await streamChild(name);
 else if (mode === '--first') await firstChild(name);
 else if (mode === '--alloc') await allocations(name);
+else if (mode === '--reads') await reads(name, Number(count));
 else emit(await main());

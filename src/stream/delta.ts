@@ -10,9 +10,12 @@ type DeltaPayload = z.infer<typeof DeltaPayloadSchema>;
  * event of a turn is a delta, and zod, then JSON.parse, cost more than the rest of reading one. Each step
  * here takes only what `DeltaPayloadSchema` (a loose object with a string `text` and a boolean `replace`)
  * would take; anything else is `undefined`, for `decode` to judge with the schema's message (BENCHMARKS.md,
- * "The speed machinery, with and without", has what zod on every delta costs).
+ * "The speed machinery, with and without", has what zod on every delta costs). A delta whose data was seen
+ * lately is the payload read then: read-only, shared by every delta of the same data.
  */
-export function decodeDelta(raw: RawEvent): DeltaPayload | undefined {
+export function decodeDelta(raw: RawEvent): Readonly<DeltaPayload> | undefined {
+  const seen = SEEN.get(raw.data);
+  if (seen) return seen;
   const canonical = readCanonical(raw.data);
   if (canonical) return canonical;
   // Data that is not JSON stays the text it is: no delta either.
@@ -32,39 +35,38 @@ export function decodeDelta(raw: RawEvent): DeltaPayload | undefined {
 const CANONICAL = /^\{"text": ?"[^"\\\u0000-\u001f]{0,12}", ?"replace": ?(?:true|false)\}$/;
 
 /**
- * Reads such a delta with one regular expression and a slice instead of JSON.parse (a third of its time);
- * anything else (escapes, longer texts, other keys, order or spacing) returns undefined and goes through
- * JSON.parse.
+ * Reads such a delta with one regular expression and a slice instead of JSON.parse (a third of its time),
+ * and keeps it for the next delta of the same data; anything else (escapes, longer texts, other keys, order
+ * or spacing) returns undefined and goes through JSON.parse.
  */
-function readCanonical(data: string): DeltaPayload | undefined {
+function readCanonical(data: string): Readonly<DeltaPayload> | undefined {
   if (!CANONICAL.test(data)) return undefined;
   const start = data.charCodeAt(8) === 0x20 ? 10 : 9; // after `{"text":"` or `{"text": "`
   // The body holds no quote: the next one closes it. The tail ends `true}` or `false}`.
-  return {
-    text: shared(data.slice(start, data.indexOf('"', start))),
+  const payload = {
+    text: data.slice(start, data.indexOf('"', start)),
     replace: data.charCodeAt(data.length - 3) === 0x75,
   };
+  remember(data, payload);
+  return payload;
 }
-
-/** Short texts seen lately, each kept once; cleared when full, so it stays small whatever the stream. */
-const SHARED = new Map<string, string>();
-const SHARED_MAX = 4096;
 
 /**
- * One string per short text: a model repeats its tokens, and a folded text that points at one shared
- * string per token holds far less than one fresh copy per delta (JSON.parse shares them the same way).
+ * Canonical deltas seen lately, by their data; cleared when full, so it stays small whatever the stream. A
+ * model repeats its tokens: a delta seen before costs one lookup, and neither a parse nor an object of its
+ * own, and a folded text (or a caller's) that keeps it points at one shared string per token rather than a
+ * fresh copy per delta (JSON.parse shares short strings the same way).
  */
-function shared(text: string): string {
-  return SHARED.get(text) ?? remember(text);
-}
+const SEEN = new Map<string, Readonly<DeltaPayload>>();
+const SEEN_MAX = 4096;
 
-/** Keeps `text` as the shared copy of itself. */
-function remember(text: string): string {
+/** Keeps `payload` as the reading of `data`. */
+function remember(data: string, payload: Readonly<DeltaPayload>): void {
   // Stryker disable ConditionalExpression,EqualityOperator,CallExpression: only memory sees the cache size.
-  if (SHARED.size >= SHARED_MAX) SHARED.clear();
-  SHARED.set(text, text);
+  if (SEEN.size >= SEEN_MAX) SEEN.clear();
   // Stryker restore ConditionalExpression,EqualityOperator,CallExpression
-  return text;
+  // The key is a copy: the data is a slice of its network chunk, which a key of it would keep alive.
+  SEEN.set(` ${data}`.slice(1), payload);
 }
 
 /**

@@ -210,8 +210,8 @@ export abstract class EventStream<I extends Relayable> implements AsyncIterable<
         this.#text = event.turn.content;
         break;
     }
-    // Every terminal event of the contract's table ends the reading, one added to it too.
-    if (isTerminal(event)) this.finished(true);
+    // Every terminal event of the contract's table ends the reading, one added to it too (a delta never does).
+    if (event.type !== 'delta' && isTerminal(event)) this.finished(true);
     // Without callbacks (the common case) an event costs no lookups and no argument lists.
     if (this.#listeners) this.#notify(event);
   }
