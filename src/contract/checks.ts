@@ -47,7 +47,8 @@ export function intRange(min: number, max?: number) {
 /** An ISO 8601 date-time string; UTC per the contract, any offset tolerated. */
 export const Timestamp = z.iso.datetime({ offset: true });
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A UUID in any version, either case: the pattern of `Uuid`, for a check made without the schema. */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A UUID string in any version (chat ids, request ids). */
 export const Uuid = z.string('must be a UUID').check(z.regex(UUID_PATTERN, 'must be a UUID'));

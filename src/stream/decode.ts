@@ -1,4 +1,5 @@
 import type * as z from 'zod/mini';
+import { UUID_PATTERN } from '../contract/checks.js';
 import {
   EVENTS,
   type EventName,
@@ -86,15 +87,12 @@ type Check<K extends EventName> = (data: unknown) => EventPayloads[K] | undefine
  */
 const CHECKS: { readonly [K in EventName]?: Check<K> } = { 'message.start': checkStart };
 
-/** The contract's UUID (`Uuid` in `contract/checks.ts`): any version, either case. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** `StartPayloadSchema`: a UUID `chat_id`, an integer `message_id` (a safe one, as `z.int`), a string `request_id`. */
 function checkStart(data: unknown): EventPayloads['message.start'] | undefined {
   const start = data as Partial<Record<'chat_id' | 'message_id' | 'request_id', unknown>> | null;
   const ok =
     typeof start?.chat_id === 'string' &&
-    UUID.test(start.chat_id) &&
+    UUID_PATTERN.test(start.chat_id) &&
     Number.isSafeInteger(start.message_id) &&
     typeof start.request_id === 'string';
   return ok ? (data as EventPayloads['message.start']) : undefined;
