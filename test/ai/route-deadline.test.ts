@@ -3,7 +3,7 @@ import { createChatRoute, memoryStreams, type RouteStreams } from '../../src/ai/
 import { mockClient } from '../support/mock-client.js';
 import {
   gatedClock,
-  openingClient,
+  openingOnTwo,
   page,
   sharedRecords,
   stopRequest,
@@ -86,16 +86,8 @@ describe('createChatRoute: a stop answers by its deadline', () => {
   });
 
   it('4.6 a turn recorded by a process that never opened it: the stop asks the service every 200 ms for 3 s, then reads it by key and cancels it', async () => {
-    const gate = gatedClock();
-    const { mock, client, open, reached } = openingClient(gate.clock);
-    const { id } = await client.chats.create({});
-    const records = sharedRecords();
-    const one = createChatRoute({ client, authorize: 'every-chat-to-every-caller', records });
-    const two = createChatRoute({ client, authorize: 'every-chat-to-every-caller', records });
-    const { chat } = page(id, one.handle);
-    void chat.sendMessage({ text: HANG }).catch(() => {});
     // The first process wrote the turn's record, and its open never reaches the service (it died there).
-    await until(reached, 'the turn being opened');
+    const { mock, client, open, id, two } = await openingOnTwo();
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const start = Date.now();
     const asked: number[] = [];

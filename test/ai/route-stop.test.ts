@@ -6,6 +6,7 @@ import {
   gatedClock,
   lateCancelClient,
   openingClient,
+  openingOnTwo,
   page,
   sharedRecords,
   stopRequest,
@@ -99,15 +100,7 @@ describe('createChatRoute: a stop ends the turn before it answers', () => {
   });
 
   it('4.4 4.6 a stop reaching another process while the first is still opening the turn: the turn is cancelled, never run', async () => {
-    const gate = gatedClock();
-    const { mock, client, open, reached } = openingClient(gate.clock);
-    const { id } = await client.chats.create({});
-    const records = sharedRecords();
-    const one = createChatRoute({ client, authorize: 'every-chat-to-every-caller', records });
-    const two = createChatRoute({ client, authorize: 'every-chat-to-every-caller', records });
-    const { chat } = page(id, one.handle);
-    void chat.sendMessage({ text: HANG }).catch(() => {});
-    await until(reached, 'the turn being opened');
+    const { mock, open, id, two, chat } = await openingOnTwo();
     const answer = await two.handle(stopRequest(id));
     expect(await answer.json()).toEqual({ cancelled: true });
     open();

@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import {
   ConvoRouteTransport,
   type ConvoUIMessage,
+  createChatRoute,
   memoryStreams,
   messageText,
   type RouteRecordStore,
@@ -191,6 +192,24 @@ export function openingClient(clock: MockClock) {
     return mock.fetch(request);
   });
   return { ...wired, open, reached: () => sent > 0 };
+}
+
+/**
+ * Two route processes sharing their records: through `one`, a page sends a turn that hangs, and its open
+ * waits at the wire until `open()` (`openingClient`); resolves once that open was sent.
+ */
+export async function openingOnTwo() {
+  const gate = gatedClock();
+  const opening = openingClient(gate.clock);
+  const { id } = await opening.client.chats.create({});
+  const records = sharedRecords();
+  const route = () =>
+    createChatRoute({ client: opening.client, authorize: 'every-chat-to-every-caller', records });
+  const [one, two] = [route(), route()];
+  const { chat } = page(id, one.handle);
+  void chat.sendMessage({ text: '[[mock:hang]] wait' }).catch(() => {});
+  await until(opening.reached, 'the turn being opened');
+  return { ...opening, id, one, two, chat };
 }
 
 /**

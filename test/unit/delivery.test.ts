@@ -2,22 +2,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { ConvoError } from '../../src/errors/index.js';
 import { Delivery } from '../../src/stream/delivery.js';
 import type { StreamEvent } from '../../src/stream/events.js';
+import { completedTurn } from '../support/fake-fetch.js';
 
 type Event = StreamEvent<unknown>;
 const delta = (text: string): Event => ({ type: 'delta', text, replace: false, snapshot: text });
-const TURN = {
-  id: 1,
-  chat_id: 'c',
-  role: 'assistant',
-  content: 'ab',
-  status: 'completed',
-  usage: null,
-  steps: [],
-  sources: [],
-  anonymization: null,
-  metadata: null,
-};
-const completed = { type: 'completed', turn: TURN } as unknown as Event;
+const completed = { type: 'completed', turn: completedTurn('c', { content: 'ab' }) } as unknown as Event;
 
 /** A source that yields `batches` (an Error is thrown in its place), each when asked, and records its close. */
 function source(batches: (Event[] | Error)[]) {

@@ -8,6 +8,7 @@ import {
   type Hooks,
 } from '../../src/index.js';
 import { fail, fakeFetch, ok, skill } from '../support/fake-fetch.js';
+import { signalled } from '../support/signalled.js';
 
 /**
  * One exchange through ky (`http/send-once.ts`), seen from the fetch it ends in: what fetch is handed, which
@@ -33,15 +34,6 @@ function client(fetch: ClientOptions['fetch'], options: Partial<ClientOptions> =
 }
 
 const created = { name: 'n', instructions: 'i' };
-
-/** A promise and the function that resolves it. */
-function signalled() {
-  let resolve: () => void = () => {};
-  const promise = new Promise<void>((done) => {
-    resolve = done;
-  });
-  return { promise, resolve };
-}
 
 afterEach(() => {
   vi.unstubAllGlobals();

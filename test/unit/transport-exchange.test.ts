@@ -9,6 +9,7 @@ import {
   TimeoutError,
 } from '../../src/index.js';
 import { fail, fakeFetch, ok, skill } from '../support/fake-fetch.js';
+import { signalled } from '../support/signalled.js';
 import { CHAT, sseResponse, sseText, turnEvents } from '../support/sse.js';
 
 /**
@@ -30,15 +31,6 @@ function cancellable(status: number, headers: Record<string, string> = {}) {
     },
   });
   return { response: new Response(body, { status, headers }), seen };
-}
-
-/** A promise and the function that resolves it. */
-function signalled() {
-  let resolve: () => void = () => {};
-  const promise = new Promise<void>((done) => {
-    resolve = done;
-  });
-  return { promise, resolve };
 }
 
 afterEach(() => {
