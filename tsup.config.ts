@@ -69,6 +69,11 @@ const NODE_LAZY = {
     file: 'zod-compile',
     source: 'src/http/zod-compile.ts',
   },
+  './send-once.js': {
+    importer: /[\\/]src[\\/]http[\\/]transport\.ts$/,
+    file: 'send-once',
+    source: 'src/http/send-once.ts',
+  },
 } as const;
 const nodeLazyEntries = Object.fromEntries(
   Object.values(NODE_LAZY).map(({ file, source }) => [file, source]),
@@ -78,7 +83,7 @@ const nodeLazyEntries = Object.fromEntries(
 const nodeLazy = (ext: '.js' | '.cjs'): EsbuildPlugin => ({
   name: 'node-lazy-files',
   setup(build) {
-    build.onResolve({ filter: /^\.\/(otel|http\/zod-compile)\.js$/ }, (args) => {
+    build.onResolve({ filter: /^\.\/(otel|http\/zod-compile|send-once)\.js$/ }, (args) => {
       const lazy = NODE_LAZY[args.path as keyof typeof NODE_LAZY];
       return args.kind === 'dynamic-import' && lazy?.importer.test(args.importer)
         ? { path: `./${lazy.file}${ext}`, external: true }
@@ -118,8 +123,9 @@ export default defineConfig([
     // For Node, Deno and Bun importing (the `node` condition). The client's entry is one file, not split
     // into chunks shared with the other entries: each module Node loads at import costs its own
     // resolution, read and link, more than parsing the code they share (BENCHMARKS.md, benchmark 5). The
-    // other entries (the mock, the schemas) carry their own copy. ky stays an import, loaded by the first
-    // request (http/transport.ts); so do the recorder and zod's compiler, each a file of its own (`NODE_LAZY`).
+    // other entries (the mock, the schemas) carry their own copy. ky and the code around it (http/send-once.ts)
+    // are loaded by the first request (http/transport.ts); so are the recorder and zod's compiler, each a file
+    // of its own (`NODE_LAZY`).
     ...esm,
     entry: {
       index: 'src/node.ts',

@@ -1,6 +1,6 @@
 import ky, { type Options as KyOptions } from 'ky';
 import type { HookName } from '../errors/index.js';
-import { type AfterResponseHook, type BeforeRequestHook, type Hooks, refused, threw } from './hooks.js';
+import type { AfterResponseHook, BeforeRequestHook, Hooks, refused, threw } from './hooks.js';
 
 /**
  * ky, behind one function: everything the SDK asks of it, and works around in it, is in this file. It sends
@@ -34,6 +34,21 @@ interface Exchange {
   hooks: Hooks | undefined;
 }
 
+/**
+ * How a hook's failure becomes a `HookError` (`hooks.ts`), handed in by the transport: in the Node builds
+ * this file is one of its own, loaded with ky by the first request, and a copy of the error classes in it
+ * would not be the client's.
+ */
+export interface HookFailures {
+  threw: typeof threw;
+  refused: typeof refused;
+}
+
+/** What the hooks of an exchange are run with: ky's `ky.retry()` prototype, and the hook failures. */
+interface HookContext extends HookFailures {
+  retryMarker: object;
+}
+
 /** Sends one exchange through the client's ky instance. */
 export type SendOnce = (exchange: Exchange) => Promise<unknown>;
 
@@ -55,12 +70,12 @@ const KY_OPTIONS = {
 } as const satisfies KyOptions;
 
 /** Builds the client's ky instance (`KY_OPTIONS`, the client's headers and hooks) and its `SendOnce`. */
-export function sendOnce(settings: SendSettings): SendOnce {
-  const retryMarker = Object.getPrototypeOf(ky.retry()) as object;
+export function sendOnce(settings: SendSettings, failures: HookFailures): SendOnce {
+  const context: HookContext = { ...failures, retryMarker: Object.getPrototypeOf(ky.retry()) as object };
   const headers = new Headers(settings.headers);
   headers.set('authorization', `Bearer ${settings.token}`);
   headers.set('accept', 'application/json');
-  const own = kyHooks(settings.hooks, retryMarker);
+  const own = kyHooks(settings.hooks, context);
   /** ky's retry where an `afterResponse` hook may return `ky.retry()`: that re-send, once, and no other. */
   const hookRetry = { limit: 1, shouldRetry: () => false };
   const fetch = settings.fetch;
@@ -78,7 +93,7 @@ export function sendOnce(settings: SendSettings): SendOnce {
   // one does, it is raced against the signal, which ky does not watch while a hook runs.
   return ({ url, method, headers, body, signal, hooks: callHooks }) => {
     const init: KyOptions = { method, headers };
-    const hooks = kyHooks(callHooks, retryMarker);
+    const hooks = kyHooks(callHooks, context);
     // Stryker disable next-line ConditionalExpression: a call without hooks raced against its signal, its body also in ky's Request, is the same exchange at a cost
     const hooked = own !== undefined || hooks !== undefined;
     // Where no hook sees ky's Request, `unpacked` sends `body` itself: ky's copy would only be wrapped in a
@@ -132,7 +147,7 @@ interface KyHooks {
  * none: what a hook throws, or returns but may not (anything but a `Request`, a `Response`, nothing, or
  * for `afterResponse` ky's own `ky.retry()`, whose prototype is `retryMarker`), becomes a `HookError`.
  */
-function kyHooks(hooks: Hooks | undefined, retryMarker: object): KyHooks | undefined {
+function kyHooks(hooks: Hooks | undefined, context: HookContext): KyHooks | undefined {
   const before = hooks?.beforeRequest ?? [];
   const after = hooks?.afterResponse ?? [];
   // Stryker disable next-line ConditionalExpression: two empty lists of hooks run nothing (only a cost)
@@ -145,6 +160,7 @@ function kyHooks(hooks: Hooks | undefined, retryMarker: object): KyHooks | undef
           () => hook(state),
           'a Request, a Response',
           (value) => value instanceof Request,
+          context,
         ),
     ),
     afterResponse: after.map(
@@ -153,7 +169,8 @@ function kyHooks(hooks: Hooks | undefined, retryMarker: object): KyHooks | undef
           'afterResponse',
           () => hook(state),
           'a Response',
-          (value) => Object.getPrototypeOf(Object(value)) === retryMarker,
+          (value) => Object.getPrototypeOf(Object(value)) === context.retryMarker,
+          context,
         ),
     ),
   };
@@ -165,6 +182,7 @@ async function guarded<T>(
   run: () => T | Promise<T>,
   allowed: string,
   also: (value: unknown) => boolean,
+  { threw, refused }: HookFailures,
 ): Promise<T> {
   let result: T;
   try {

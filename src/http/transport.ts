@@ -5,7 +5,7 @@ import { TelemetryGate } from '../telemetry/gate.js';
 import { parseBody, readText } from './body.js';
 import type { Call, Logger, RequestOptions, Result, Run, TransportSettings } from './call.js';
 import { apiFailure, fetchFailure, schemaFailure } from './failures.js';
-import { runBeforeError, withBeforeRetry } from './hooks.js';
+import { refused, runBeforeError, threw, withBeforeRetry } from './hooks.js';
 import { hotSchema } from './hot-schema.js';
 import { attemptRule } from './keyed.js';
 import { type RetrySettings, retrying } from './policy-run.js';
@@ -211,7 +211,7 @@ export class Transport {
         cause: error,
       });
     }
-    this.#send ??= module.sendOnce(settings);
+    this.#send ??= module.sendOnce(settings, { threw, refused });
     return this.#send;
   }
 
