@@ -161,13 +161,15 @@ export class RouteRedis {
   }
 
   #connect() {
-    this.#clients ??= this.#create();
-    const clients = this.#clients;
-    // A first connection that failed is tried again by the next request.
-    clients.catch(() => {
-      if (this.#clients === clients) this.#clients = undefined;
-    });
-    return clients;
+    if (!this.#clients) {
+      this.#clients = this.#create();
+      // A first connection that failed is tried again by the next request. This handler is the promise's
+      // first: it runs before anything else sees the failure, so nothing has replaced it by then.
+      this.#clients.catch(() => {
+        this.#clients = undefined;
+      });
+    }
+    return this.#clients;
   }
 
   async #create() {
