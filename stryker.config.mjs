@@ -42,6 +42,7 @@ export default {
     'src/ai/route-records.ts',
     'src/ai/route-limits.ts',
     'src/ai/route-streams.ts',
+    'src/ai/route-redis.ts',
     'src/mock/inspector/masking.ts',
     'src/conformance/failures.ts',
     'src/conformance/sanitize.ts',

@@ -32,8 +32,7 @@ interface Redis {
   publish(channel: string, message: string): Promise<unknown>;
   subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
   unsubscribe(channel: string): Promise<unknown>;
-  destroy?(): unknown;
-  disconnect?(): Promise<unknown>;
+  destroy(): unknown;
 }
 
 /** How long a turn's lease lives unless the process that reads it renews it: a dead process's expires. */
@@ -62,7 +61,8 @@ const load = (name: string): Promise<Record<string, unknown>> =>
 export class RouteRedis {
   readonly #options: RouteRedisOptions;
   readonly #prefix: string;
-  #clients: Promise<{ main: Redis; sub: Redis; context: ResumableContext }> | undefined;
+  /** Its clients, and of them the route's own (both when made from `url`; else the duplicate alone). */
+  #clients: Promise<{ main: Redis; sub: Redis; own: Redis[]; context: ResumableContext }> | undefined;
   readonly #timers = new Set<ReturnType<typeof setInterval>>();
   /** The last connection error, for `close()`'s callers and tests; never thrown at the process. */
   lastError: unknown;
@@ -151,9 +151,7 @@ export class RouteRedis {
     for (const timer of this.#timers) clearInterval(timer);
     this.#timers.clear();
     const clients = await this.#clients?.catch(() => undefined);
-    if (!clients) return;
-    const own = 'url' in this.#options ? [clients.main, clients.sub] : [clients.sub];
-    for (const client of own) client.destroy?.();
+    for (const client of clients?.own ?? []) client.destroy();
   }
 
   #key(kind: string, id: string): string {
@@ -161,13 +159,15 @@ export class RouteRedis {
   }
 
   #connect() {
-    this.#clients ??= this.#create();
-    const clients = this.#clients;
-    // A first connection that failed is tried again by the next request.
-    clients.catch(() => {
-      if (this.#clients === clients) this.#clients = undefined;
-    });
-    return clients;
+    if (!this.#clients) {
+      this.#clients = this.#create();
+      // A first connection that failed is tried again by the next request. This handler is the promise's
+      // first: it runs before anything else sees the failure, so nothing has replaced it by then.
+      this.#clients.catch(() => {
+        this.#clients = undefined;
+      });
+    }
+    return this.#clients;
   }
 
   async #create() {
@@ -199,7 +199,7 @@ export class RouteRedis {
       publisher: safePublisher(main),
       subscriber: safeSubscriber(sub),
     });
-    return { main, sub, context };
+    return { main, sub, own, context };
   }
 }
 
