@@ -269,8 +269,9 @@ describe('a streamed turn', () => {
   it('a reader that leaves early ends the span (stopped); an aborted read ends it failed', async () => {
     const { client } = tracedClient();
     const chatId = await newChat(client);
-    for await (const event of client.turns.stream(chatId, { content: '[[mock:words n=50]]' }))
-      if (event.type === 'delta') break;
+    // Paced: a body that came in one chunk would hand the span its terminal event with the first delta.
+    const content = '[[mock:slow ms=5]] [[mock:words n=50]]';
+    for await (const event of client.turns.stream(chatId, { content })) if (event.type === 'delta') break;
     expect(otel.span('turns.stream').attributes['convo.turn.outcome']).toBe('stopped');
     const controller = new AbortController();
     // Another chat: the first turn may still run at the service after its reader left (7.4: chat busy).
