@@ -329,6 +329,23 @@ describe('the waits between attempts (fake timers, real values)', () => {
     expect((run.error as ApiError).code).toBe('final');
   });
 
+  it('a run with a keyed-call rule numbers its attempts from 1, and onRetry is told the one that failed', async () => {
+    const numbers: number[] = [];
+    const failures = [new ConnectionError('a'), new ConnectionError('b')];
+    const attempt = async (n: number) => {
+      numbers.push(n);
+      const error = failures.shift();
+      if (error) throw error;
+      return 'done';
+    };
+    const onRetry = vi.fn();
+    const run = settle(retrying(attempt, scope({ rule: (error) => error }, { onRetry })));
+    await vi.advanceTimersByTimeAsync(1_500);
+    expect(run.value).toBe('done');
+    expect(numbers).toEqual([1, 2, 3]);
+    expect(onRetry.mock.calls.map(([info]) => info.attempt)).toEqual([1, 2]);
+  });
+
   it("7.5 an answer is not resent when the wait would end past the interaction's deadline", async () => {
     const { attempt, at } = scripted(new TimeoutError('a'), new TimeoutError('b'));
     const run = settle(retrying(attempt, scope({ kind: 'answer', deadline: Date.now() + 1_200 })));
