@@ -3,8 +3,11 @@ import { checkHeader, checkHeaders } from './headers.js';
 
 // What a call sends, made and checked before anything is sent: its query string, headers and body text.
 
-/** `?name=value&...` of the defined values of `query`, or `''` when none is defined. */
-export function queryString(query: Record<string, string | number | boolean | undefined>): string {
+/** `?name=value&...` of the defined values of `query`, or `''` when there is none or none is defined. */
+export function queryString(
+  query: Record<string, string | number | boolean | undefined> | undefined,
+): string {
+  if (!query) return '';
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query))
     if (value !== undefined) params.append(key, String(value));

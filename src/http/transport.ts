@@ -1,17 +1,19 @@
 import { EnvelopeSchema } from '../contract/envelope.js';
 import type { Redactor } from '../contract/redact.js';
-import { ConvoError, RedirectError } from '../errors/index.js';
+import type { ConvoError } from '../errors/index.js';
 import { TelemetryGate } from '../telemetry/gate.js';
 import { parseBody, readText } from './body.js';
 import type { Call, Logger, RequestOptions, Result, Run, TransportSettings } from './call.js';
+import { inSpan } from './call-span.js';
 import { apiFailure, fetchFailure, schemaFailure } from './failures.js';
-import { refused, runBeforeError, threw, withBeforeRetry } from './hooks.js';
+import { runBeforeError } from './hooks.js';
 import { hotSchema } from './hot-schema.js';
 import { attemptRule } from './keyed.js';
 import { type RetrySettings, retrying } from './policy-run.js';
+import { received } from './received.js';
 import { queryString, requestHeaders, serialize } from './request-parts.js';
-import type { SendOnce } from './send-once.js';
-import { checkOption } from './validate.js';
+import { requestRetry } from './request-retry.js';
+import { SendLoader } from './send-loader.js';
 
 export type { Call, Logger, RequestOptions, Result } from './call.js';
 
@@ -40,7 +42,7 @@ export class Transport {
   /** `#base` as text: a call's URL is this plus its path, absolute, so that ky builds one `Request`, not three. */
   readonly #href: string;
   /** Sends one exchange through the client's ky instance, built with the first request. */
-  #send: SendOnce | undefined;
+  readonly #send: SendLoader;
   /** Whether any call succeeded: until one did, a 404 says which URL it tried (a wrong `baseUrl` is likely). */
   #reached = false;
   /** The client's retry settings as a call without overrides uses them: built once, off the hot path. */
@@ -50,8 +52,10 @@ export class Transport {
 
   constructor(settings: TransportSettings) {
     this.#settings = settings;
+    // Here, not in `send-loader.ts`: the Node builds make the file this `import()` names one of their own.
+    this.#send = new SendLoader(settings, () => import('./send-once.js'));
     this.#retry = { ...settings.retry, timeoutMs: settings.timeout };
-    // Without a base URL no call is sent (`#load` throws `unset`): the placeholder only keeps the fields typed.
+    // Without a base URL no call is sent (`SendLoader.load` throws `unset`): the placeholder only keeps the fields typed.
     const given = settings.baseUrl ?? 'http://unset';
     const base = given.endsWith('/') ? given : `${given}/`;
     this.#base = new URL('api/v1/', base);
@@ -59,40 +63,38 @@ export class Transport {
     this.#telemetry = new TelemetryGate(settings.telemetry, this.#base, settings.redact);
   }
 
+  /** The client's telemetry, for the spans of a streamed turn. */
+  get telemetry(): TelemetryGate {
+    return this.#telemetry;
+  }
+
+  /** The client's logger, if it has one. */
+  get logger(): Logger | undefined {
+    return this.#settings.logger;
+  }
+
+  /** The client's redactor: what builds an error from a service's answer masks the token with. */
+  get redact(): Redactor {
+    return this.#settings.redact;
+  }
+
   /**
    * The one entry of every exchange that may repeat: sends `call`, repeating it as the policy allows for
    * its kind (until `run.deadline`, with its kind's keyed-call rule), and returns its validated result.
    */
   request<T>(call: Call<T>, run?: Run): Promise<Result<T>> {
-    const telemetry = this.#telemetry;
-    if (telemetry.on()) return this.#traced(telemetry, call, run);
-    return this.#repeat(call, run, (n) => this.#attempt(call, n));
+    if (!this.#telemetry.on()) return this.#request(call, run);
+    return inSpan(this.#telemetry, call, run, (traced, tracedRun, status) =>
+      this.#request(traced, tracedRun, status),
+    );
   }
 
-  /** `request` inside the call's CLIENT span, its trace context in the request's headers. */
-  async #traced<T>(gate: TelemetryGate, call: Call<T>, run: Run | undefined): Promise<Result<T>> {
-    // Telemetry never fails a call: a recorder that could not load leaves it unrecorded.
-    const telemetry = await gate.load().catch(() => undefined);
-    if (!telemetry) return this.#repeat(call, run, (n) => this.#attempt(call, n));
-    const path = call.path + (call.query ? queryString(call.query) : '');
-    const span = telemetry.call({ ...call, name: call.name ?? `${call.method} ${call.path}`, path });
-    const traced = { ...call, headers: span.headers(call.headers) };
-    const status = (code: number) => span.status(code);
-    try {
-      const result = await this.#repeat(traced, { ...run, attempt: (n) => span.attempt(n) }, (n) =>
-        this.#attempt(traced, n, status),
-      );
-      span.end(undefined, result.data);
-      return result;
-    } catch (error) {
-      span.end(error);
-      throw error;
-    }
-  }
-
-  /** The client's telemetry, for the spans of a streamed turn. */
-  get telemetry(): TelemetryGate {
-    return this.#telemetry;
+  /** `request`'s attempts, each a JSON exchange and its validated result (`status` told of it), repeated. */
+  #request<T>(call: Call<T>, run: Run | undefined, status?: (code: number) => void): Promise<Result<T>> {
+    const json = 'application/json';
+    return this.#repeat(call, run, (n) =>
+      this.#exchange(call, json, (sent) => this.#result(call, sent, n, status)),
+    );
   }
 
   /**
@@ -103,7 +105,11 @@ export class Transport {
     return this.#repeat(call, run, () => this.#exchange(call, accept, (sent) => this.#opened(call, sent)));
   }
 
-  #repeat<T>(call: Sendable, run: Run | undefined, attempt: (n: number) => Promise<T>) {
+  /**
+   * The retry entry both entries share: `attempt` repeated as the policy allows for the call's kind
+   * (`policy-run.ts`), within the run's deadline, with its kind's keyed-call rule; `run.attempt` told of each.
+   */
+  #repeat<T>(call: Sendable, run: Run | undefined, attempt: (n: number) => Promise<T>): Promise<T> {
     const options = call.options;
     const told = run?.attempt;
     const observed = told
@@ -122,49 +128,9 @@ export class Transport {
     });
   }
 
-  /** The client's logger, if it has one. */
-  get logger(): Logger | undefined {
-    return this.#settings.logger;
-  }
-
-  /** The client's redactor: what builds an error from a service's answer masks the token with. */
-  get redact(): Redactor {
-    return this.#settings.redact;
-  }
-
-  /**
-   * The client's retry settings, with a request's own `maxRetries`, `maxRetryAfter`, `timeout` and
-   * `beforeRetry` hooks applied. Every call asks for them before it sends anything, so this is where a
-   * request's numeric options are checked: one out of its range throws a `ValidationError`.
-   */
+  /** The client's retry settings with a request's own applied, its numeric options checked (`request-retry.ts`). */
   retrySettings(options: RequestOptions | undefined): RetrySettings {
-    const retry = this.#retry;
-    if (!options) return retry;
-    checkOption('timeout', options.timeout);
-    checkOption('maxRetries', options.maxRetries);
-    checkOption('maxRetryAfter', options.maxRetryAfter);
-    checkOption('maxResponseBytes', options.maxResponseBytes);
-    const hooks = options.hooks?.beforeRetry;
-    // Stryker disable next-line ConditionalExpression: settings built afresh with the same values are the same settings
-    if (
-      options.maxRetries === undefined &&
-      options.maxRetryAfter === undefined &&
-      options.timeout === undefined &&
-      !hooks?.length
-    )
-      return retry;
-    return {
-      ...retry,
-      maxRetries: options.maxRetries ?? retry.maxRetries,
-      maxRetryAfterMs: options.maxRetryAfter ?? retry.maxRetryAfterMs,
-      timeoutMs: options.timeout ?? retry.timeoutMs,
-      onRetry: withBeforeRetry(retry.onRetry, hooks),
-    };
-  }
-
-  /** One attempt of a JSON call: its validated result (`status` told of it) or a typed error. */
-  #attempt<T>(call: Call<T>, n: number, status?: (code: number) => void): Promise<Result<T>> {
-    return this.#exchange(call, 'application/json', (sent) => this.#result(call, sent, n, status));
+    return requestRetry(this.#retry, options);
   }
 
   /**
@@ -176,7 +142,7 @@ export class Transport {
   async #exchange<T>(call: Sendable, accept: string, then: (sent: Sent) => Promise<T>): Promise<T> {
     const options = call.options ?? {};
     // Outside the try below: the SDK failing to load its own code is no connection failure, and not retried.
-    const send = this.#send ?? (await this.#load());
+    const send = this.#send.ready ?? (await this.#send.load());
     const timeout = options.timeout ?? this.#settings.timeout;
     const body = serialize(call.body);
     const headers = requestHeaders(accept, body !== undefined, call.headers, options.headers);
@@ -185,34 +151,14 @@ export class Transport {
     let response: Response;
     try {
       options.signal?.throwIfAborted();
-      const url = this.#href + call.path + (call.query ? queryString(call.query) : '');
+      const url = this.#href + call.path + queryString(call.query);
       const got = await send({ url, method: call.method, headers, body, signal, hooks: options.hooks });
       response = received(got, this.#settings.redact);
     } catch (error) {
       done();
-      throw this.#fail(fetchFailure(error, options.signal, timeout, this.#settings.redact), options);
+      throw this.#lost(error, options, timeout);
     }
     return then({ response, started, timeout, done, signal });
-  }
-
-  /**
-   * The client's `SendOnce`, built once: a client without a base URL or token fails here, before sending.
-   * `send-once.ts` and ky are imported by the first request, in a chunk of their own; an import that failed
-   * is tried again by the next call.
-   */
-  async #load(): Promise<SendOnce> {
-    const settings = this.#settings;
-    if (settings.unset) throw settings.unset;
-    let module: typeof import('./send-once.js');
-    try {
-      module = await import('./send-once.js');
-    } catch (error) {
-      throw new ConvoError(`could not load ky: ${error instanceof Error ? error.message : String(error)}`, {
-        cause: error,
-      });
-    }
-    this.#send ??= module.sendOnce(settings, { threw, refused });
-    return this.#send;
   }
 
   /** A stream's open: the 2xx response, its body unread, or the error its answer says. */
@@ -264,12 +210,18 @@ export class Transport {
       );
       return parseBody(text);
     } catch (error) {
-      throw this.#fail(fetchFailure(error, options?.signal, sent.timeout, this.#settings.redact), options);
+      throw this.#lost(error, options, sent.timeout);
     } finally {
       sent.done();
     }
   }
 
+  /** What failed on the way (the connection, the caller's abort, the timeout, the body's bound), mapped. */
+  #lost(error: unknown, options: RequestOptions | undefined, timeout: number): ConvoError {
+    return this.#fail(fetchFailure(error, options?.signal, timeout, this.#settings.redact), options);
+  }
+
+  /** The error an answer that is no 2xx says; a 404 before any call succeeded names the URL it tried. */
   #apiFailure(call: Sendable, response: Response, body: unknown) {
     const notFound =
       response.status === 404
@@ -308,20 +260,4 @@ function bounds(caller: AbortSignal | undefined, timeout: number): { signal: Abo
     caller?.removeEventListener('abort', follow);
   };
   return { signal: controller.signal, done };
-}
-
-/** What an exchange gave, checked: a `Response` that is no redirect (never followed, `send-once.ts`). */
-function received(value: unknown, redact: Redactor): Response {
-  // An injected fetch (or a hook) may hand back anything.
-  if (!(value instanceof Response)) throw new TypeError('the fetch resolved to something not a Response');
-  if (isRedirect(value)) {
-    value.body?.cancel().catch(() => {});
-    throw new RedirectError(value.status, redact(value.headers.get('location') ?? ''));
-  }
-  return value;
-}
-
-/** A 3xx, or what a browser shows of one under `redirect: 'manual'` (an opaque redirect, status 0). */
-function isRedirect(response: Response): boolean {
-  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
 }

@@ -8,6 +8,7 @@ describe('the parts of a request', () => {
     expect(queryString({ page: 2, size: undefined, is_favorite: true })).toBe('?page=2&is_favorite=true');
     expect(queryString({ page: undefined })).toBe('');
     expect(queryString({})).toBe('');
+    expect(queryString(undefined)).toBe('');
   });
 
   it('a body JSON cannot hold is a ValidationError of (body), before anything is sent', () => {
