@@ -68,7 +68,9 @@ function counted(name: string, frames: { sync: string[]; awaiting: string[] }) {
 // ky's own frames are 5 of them (4 on the stack, its request's promise awaiting): the SDK's are the
 // `fetch` it hands ky (`send-once.ts` `unpacked`) and `Transport.#exchange`, which awaits ky's promise.
 // Before ky moved behind `send-once.ts` there were 9, 4 awaiting: `#send`, `#attempt` and the retry
-// loop's `once` waited on each other.
+// loop's `once` waited on each other. The SDK's two are the least it can have: ky calls its `fetch` with a
+// `Request`, which `unpacked` turns into a URL and init (the body as text, the call's own signal), and an
+// attempt must wait for the response to read and check it; a `.then` there would only hide that frame.
 describe('the path from the retry loop to fetch', () => {
   it('chats.get: at most 7 frames, 2 of them awaiting', async () => {
     const frames = counted('chats.get', await framesOf((c) => c.chats.get(CHAT), chat));

@@ -5,7 +5,7 @@ import { fail, fakeFetch, ok, skill } from '../support/fake-fetch.js';
 import { useOtel } from '../telemetry/otel.js';
 
 /**
- * The CLIENT span `Transport.request` wraps a call in (`http/transport.ts`, `#traced`), through a fake fetch:
+ * The CLIENT span `Transport.request` wraps a call in (`http/call-span.ts` `inSpan`), through a fake fetch:
  * its name, URL with the query, status, resends, the trace context on every attempt, and its end.
  */
 
