@@ -1,19 +1,20 @@
-// Benchmark 13: the shared harness's request workload, anchors beside. A node:http server in its own process
-// (bench/lib/json-server.ts) answers a fixed, valid JSON for each contender's simplest call: `chats.get` and
-// `chats.create` of the client (with telemetry off, and `chats.get` with telemetry on: the OpenTelemetry SDK
-// registered in its process), @anthropic-ai/sdk's `messages.create` and openai's `chat.completions.create`
-// (`maxRetries: 0` for all). Each contender lives in its own process with its baseline: raw `fetch` POSTing
-// the same request body to the same URL, `res.json()`. N sequential requests per contender and per baseline
-// a round, ROUNDS rounds after WARMUP each; within a round the contenders take turns in blocks of BLOCK
-// requests in a seeded order, each block the SDK's and the baseline's back to back (which first, seeded too).
-// The ratio: the median over all blocks of (SDK block / its baseline's block), which cancels the slow phases
-// of a shared machine.
+// Benchmark 13: the shared harness's request workload, anchors beside, measured as the harness measures it. A
+// node:http server in its own process (bench/lib/json-server.mjs) answers a fixed, valid JSON for each
+// contender's simplest call: the client's `chats.get` and `chats.create`, @anthropic-ai/sdk's `messages.create`
+// and openai's `chat.completions.create` (`maxRetries: 0` for all). A plain-JavaScript process
+// (bench/lib/request-child.mjs) runs, as the harness's does, every call and every baseline (raw `fetch` POSTing
+// the same body to the same URL, `res.json()`) as runners of their own: N calls per runner a round, ROUNDS
+// rounds after WARMUP each, in blocks of BLOCK calls, all runners shuffled anew for every block (the harness's
+// seed). The ratio: the median over the blocks of (SDK block / its baseline's block of the same turn). Three
+// such processes, one after another, each with the harness's set of contenders (openai, anthropic, the
+// client): `chats.get` (the harness's `bench:request`), `chats.create` (its `OURS_REQUEST=create`), and
+// `chats.get` with telemetry on (the OpenTelemetry SDK registered in that process). The anchors' ratios: the
+// blocks of the first two processes together.
 import { fork } from 'node:child_process';
 import { versionOf } from './lib/anchors.ts';
-import { type Child, cleanEnv, serveParent, spawnChild } from './lib/child.ts';
+import { cleanEnv, spawnChild } from './lib/child.ts';
 import { type BenchResult, emit, type Row } from './lib/result.ts';
-import { random } from './lib/sse.ts';
-import { median, progress, quantile, SMOKE, shuffle } from './lib/stats.ts';
+import { median, progress, quantile, SMOKE } from './lib/stats.ts';
 
 const N = SMOKE ? 100 : 2_000;
 const ROUNDS = SMOKE ? 1 : 3;
@@ -21,6 +22,12 @@ const WARMUP = SMOKE ? 20 : 200;
 const BLOCK = 20;
 const NAMES = ['get', 'create', 'get-otel', 'anthropic', 'openai'] as const;
 type Name = (typeof NAMES)[number];
+/** The three processes: which call of the client each makes, and whether telemetry is on. */
+const RUNS = [
+  { name: 'get', call: 'get', telemetry: false },
+  { name: 'create', call: 'create', telemetry: false },
+  { name: 'get-otel', call: 'get', telemetry: true },
+] as const;
 
 const CHAT = '0b0e5f1e-5a8e-4c59-9d2a-6f1f4b1c2d3e';
 const CHAT_BODY = {
@@ -65,71 +72,60 @@ const OPENAI_BODY = {
 };
 const messages = [{ role: 'user' as const, content: 'hi' }];
 
-/** Each contender's route (under its own mount, /NAME), the body it is answered, the body the baseline sends. */
-const ROUTES: Record<Name, { path: string; response: unknown; request: unknown }> = {
-  get: { path: `/api/v1/chats/${CHAT}`, response: CHAT_BODY, request: { name: 'bench' } },
-  create: { path: '/api/v1/chats', response: CHAT_BODY, request: { name: 'bench' } },
-  'get-otel': { path: `/api/v1/chats/${CHAT}`, response: CHAT_BODY, request: { name: 'bench' } },
+/** Each call's route (under its mount: the client's /ours, as in the harness), the body it is answered, the body the baseline sends. */
+const ROUTES = {
+  get: { mount: 'ours', path: `/api/v1/chats/${CHAT}`, response: CHAT_BODY, request: { name: 'bench' } },
+  create: { mount: 'ours', path: '/api/v1/chats', response: CHAT_BODY, request: { name: 'bench' } },
   anthropic: {
+    mount: 'anthropic',
     path: '/v1/messages',
     response: ANTHROPIC_BODY,
     request: { model: 'bench-model', max_tokens: 16, messages },
   },
   openai: {
+    mount: 'openai',
     path: '/v1/chat/completions',
     response: OPENAI_BODY,
     request: { model: 'bench-model', messages },
   },
 };
+type Call = keyof typeof ROUTES;
+/** A block's time per call: the SDK's and its baseline's. */
+type Block = { sdk: number; raw: number };
 
-/** The contender's call, its package imported when chosen. */
-async function caller(name: Name, origin: string): Promise<() => Promise<unknown>> {
-  if (name === 'anthropic') {
-    const { default: Anthropic } = await import('@anthropic-ai/sdk');
-    const client = new Anthropic({ apiKey: 'sk-ant-bench', baseURL: origin, maxRetries: 0 });
-    return () => client.messages.create({ model: 'bench-model', max_tokens: 16, messages });
-  }
-  if (name === 'openai') {
-    const { default: OpenAI } = await import('openai');
-    const client = new OpenAI({ apiKey: 'sk-bench', baseURL: `${origin}/v1`, maxRetries: 0 });
-    return () => client.chat.completions.create({ model: 'bench-model', messages });
-  }
-  const { Client } = await import('convo-sdk');
-  const client = new Client({ baseUrl: origin, token: 'bench', maxRetries: 0 });
-  return name === 'create' ? () => client.chats.create({ name: 'bench' }) : () => client.chats.get(CHAT);
-}
-
-/** Child: its contender and baseline, each block timed per request. */
-async function child(name: Name, origin: string): Promise<void> {
-  const sdk = await caller(name, origin);
-  const url = `${origin}${ROUTES[name].path}`;
-  const body = JSON.stringify(ROUTES[name].request);
-  const headers = { 'content-type': 'application/json', authorization: 'Bearer bench' };
-  const raw = async () => {
-    const response = await fetch(url, { method: 'POST', headers, body });
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    return response.json();
-  };
-  const loop = async (call: () => Promise<unknown>, n: number) => {
-    const started = performance.now();
-    for (let i = 0; i < n; i++) await call();
-    return (performance.now() - started) / n;
-  };
-  serveParent({
-    warm: async () => ({ sdk: await loop(sdk, WARMUP), raw: await loop(raw, WARMUP) }),
-    block: async (rawFirst) =>
-      rawFirst
-        ? { raw: await loop(raw, BLOCK), sdk: await loop(sdk, BLOCK) }
-        : { sdk: await loop(sdk, BLOCK), raw: await loop(raw, BLOCK) },
-    end: () => ({}),
+/** One process of the harness's method with the harness's contenders (openai, anthropic, the client's `call`). */
+async function measure(
+  origin: string,
+  call: 'get' | 'create',
+  telemetry: boolean,
+): Promise<Map<Call, Block[]>> {
+  const contenders = (['openai', 'anthropic', call] as const).map((name) => {
+    const { mount, path, request, response } = ROUTES[name];
+    return { name, mount: `${origin}/${mount}`, path, request, id: (response as { id?: string }).id };
   });
+  const kid = spawnChild(new URL('./lib/request-child.mjs', import.meta.url).pathname, [], telemetry, false);
+  await kid.ask();
+  const blocks = (await kid.ask('run', {
+    contenders,
+    n: N,
+    rounds: ROUNDS,
+    warmup: WARMUP,
+    block: BLOCK,
+  })) as unknown as Record<string, number[]>;
+  await kid.ask('end');
+  return new Map(
+    contenders.map(({ name }) => [
+      name,
+      blocks[name]!.map((sdk, i) => ({ sdk, raw: blocks[`fetch:${name}`]![i]! })),
+    ]),
+  );
 }
 
 async function main(): Promise<BenchResult> {
   const routes = Object.fromEntries(
-    NAMES.map((name) => [`/${name}${ROUTES[name].path}`, ROUTES[name].response]),
+    Object.values(ROUTES).map(({ mount, path, response }) => [`/${mount}${path}`, response]),
   );
-  const server = fork(new URL('./lib/json-server.ts', import.meta.url).pathname, [JSON.stringify(routes)], {
+  const server = fork(new URL('./lib/json-server.mjs', import.meta.url).pathname, [JSON.stringify(routes)], {
     env: cleanEnv(),
   });
   try {
@@ -137,27 +133,17 @@ async function main(): Promise<BenchResult> {
       server.once('message', resolve as never),
     );
     const origin = `http://127.0.0.1:${port}`;
-    const kids = new Map<Name, Child>(
-      NAMES.map((name) => [
-        name,
-        spawnChild(import.meta.filename, ['--child', name, `${origin}/${name}`], name === 'get-otel'),
-      ]),
-    );
-    await Promise.all([...kids.values()].map((kid) => kid.ask()));
-    for (const kid of kids.values()) await kid.ask('warm');
-    const blocks = new Map<Name, Array<{ sdk: number; raw: number }>>(NAMES.map((name) => [name, []]));
-    const next = random(0xbe9c4);
-    for (let round = 0; round < ROUNDS; round++) {
-      for (let done = 0; done < N; done += BLOCK)
-        for (const name of shuffle([...NAMES], next)) {
-          const { sdk, raw } = await kids.get(name)!.ask('block', next() < 0.5);
-          blocks.get(name)!.push({ sdk: sdk!, raw: raw! });
-        }
+    const blocks = new Map<Name, Block[]>(NAMES.map((name) => [name, []]));
+    for (const run of RUNS) {
+      const got = await measure(origin, run.call, run.telemetry);
+      blocks.get(run.name)!.push(...got.get(run.call)!);
+      // The anchors: from the processes with telemetry off.
+      if (!run.telemetry)
+        for (const anchor of ['anthropic', 'openai'] as const) blocks.get(anchor)!.push(...got.get(anchor)!);
       progress(
-        `round ${round}: ${NAMES.map((n) => `${n} ${median(blocks.get(n)!.map((b) => b.sdk / b.raw)).toFixed(2)}x`).join(', ')}`,
+        `${run.name}: ${[...got].map(([n, list]) => `${n} ${median(list.map((b) => b.sdk / b.raw)).toFixed(2)}x`).join(', ')}`,
       );
     }
-    for (const kid of kids.values()) await kid.ask('end');
     const label: Record<Name, string> = {
       get: 'client.chats.get(id)',
       create: 'client.chats.create({ name })',
@@ -195,9 +181,11 @@ async function main(): Promise<BenchResult> {
       rows,
       figures,
       notes: [
-        `Benchmark 13: ${N.toLocaleString('en')} sequential requests per contender and per baseline a round, ` +
-          `${ROUNDS} rounds after ${WARMUP}, blocks of ${BLOCK}; the ratio's spread is the blocks' p25–p75 ` +
-          '(not min–max). Every contender and its baseline in a process of its own, the server in another.',
+        `Benchmark 13: ${N.toLocaleString('en')} sequential requests per runner (each call, each baseline) a round, ` +
+          `${ROUNDS} rounds after ${WARMUP}, blocks of ${BLOCK} with all runners shuffled for each block, as the ` +
+          "harness does; the ratio's spread is the blocks' p25–p75 (not min–max). Three plain-JavaScript processes " +
+          '(openai, anthropic and `chats.get`; the same with `chats.create`; the same with `chats.get`, telemetry ' +
+          "on), the server in another; the anchors' ratios from the first two.",
       ],
     };
   } finally {
@@ -205,6 +193,4 @@ async function main(): Promise<BenchResult> {
   }
 }
 
-const [mode, name, origin] = process.argv.slice(2) as [string | undefined, Name, string];
-if (mode === '--child') await child(name, origin);
-else emit(await main());
+emit(await main());

@@ -1,7 +1,9 @@
 // A contender in its own `node --expose-gc` process (its own heap, JIT and peak RSS), asked one thing at a
-// time over IPC: the parent's `spawnChild`, the child's `serveParent`. Telemetry "on" is the same child
+// time over IPC: the parent's `spawnChild`, the child's `serveParent` (bench/lib/serve-parent.mjs). Telemetry "on" is the same child
 // started with bench/tools/otel-register.mjs imported first (the OpenTelemetry SDK registered globally).
 import { type ChildProcess, fork } from 'node:child_process';
+
+export { serveParent } from './serve-parent.mjs';
 
 const OTEL_REGISTER = new URL('../tools/otel-register.mjs', import.meta.url).pathname;
 
@@ -23,9 +25,12 @@ export function cleanEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Forks `script` with `args`; `telemetry` registers the OpenTelemetry SDK in it before anything runs. */
-export function spawnChild(script: string, args: string[], telemetry = false): Child {
-  const execArgv = ['--expose-gc', ...(telemetry ? ['--import', OTEL_REGISTER] : [])];
+/**
+ * Forks `script` with `args`; `telemetry` registers the OpenTelemetry SDK in it before anything runs; `gc`
+ * (the default) exposes `globalThis.gc`.
+ */
+export function spawnChild(script: string, args: string[], telemetry = false, gc = true): Child {
+  const execArgv = [...(gc ? ['--expose-gc'] : []), ...(telemetry ? ['--import', OTEL_REGISTER] : [])];
   const proc = fork(script, args, { execArgv, env: cleanEnv() });
   let waiting: { resolve: (answer: Answer) => void; reject: (error: Error) => void } | undefined;
   proc.on('message', (answer) => {
@@ -46,16 +51,4 @@ export function spawnChild(script: string, args: string[], telemetry = false): C
         if (command) proc.send({ command, arg });
       }),
   };
-}
-
-/** Child side: answers each command with its handler's figures; `end` answers, then disconnects. */
-export function serveParent(handlers: Record<string, (arg: unknown) => Promise<Answer> | Answer>): void {
-  process.on('disconnect', () => process.exit(0));
-  process.on('message', async ({ command, arg }: { command: string; arg: unknown }) => {
-    const handler = handlers[command];
-    if (!handler) throw new Error(`unknown command ${command}`);
-    process.send!(await handler(arg));
-    if (command === 'end') process.disconnect();
-  });
-  process.send!({ ready: 1 });
 }

@@ -1,5 +1,7 @@
 import { Bench } from 'tinybench';
 
+export { shuffle } from './seeded.mjs';
+
 /** A ratio contender/baseline over several rounds: the median, and the spread (min and max of the rounds). */
 export interface Ratio {
   median: number;
@@ -10,15 +12,6 @@ export interface Ratio {
 
 /** `npm run bench -- --smoke` (BENCH_SMOKE=1): tiny parameters, to check that a benchmark runs end to end. */
 export const SMOKE = process.env.BENCH_SMOKE === '1';
-
-/** Fisher-Yates, seeded, in place. */
-export function shuffle<T>(list: T[], next: () => number): T[] {
-  for (let i = list.length - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1));
-    [list[i], list[j]] = [list[j]!, list[i]!];
-  }
-  return list;
-}
 
 /** Median of `values` (not sorted in place). */
 export function median(values: number[]): number {

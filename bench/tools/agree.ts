@@ -46,6 +46,9 @@ function readJson(dir: string): Array<{ file: string; json: Record<string, unkno
 const NAME: Record<string, string> = {
   'hand-splitter': 'splitter',
   'esp-createParser': 'parser',
+  'esp-stream': 'parser-stream',
+  // The cold import's `esm eval: node -e "await 0"` row, by its first word.
+  esm: 'esm-eval',
   anthropic: 'anthropic',
   openai: 'openai',
   ours: 'client',

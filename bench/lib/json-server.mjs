@@ -3,8 +3,9 @@
 // once listening, and exits when the parent disconnects (or after five minutes whatever happens).
 import { createServer } from 'node:http';
 
+/** @type {Map<string, Buffer>} */
 const routes = new Map(
-  Object.entries(JSON.parse(process.argv[2] ?? '{}') as Record<string, unknown>).map(([path, body]) => [
+  Object.entries(JSON.parse(process.argv[2] ?? '{}')).map(([path, body]) => [
     path,
     Buffer.from(JSON.stringify(body)),
   ]),
@@ -12,7 +13,7 @@ const routes = new Map(
 const server = createServer((request, response) => {
   request.resume();
   request.on('end', () => {
-    const body = routes.get(request.url!.split('?')[0]!);
+    const body = routes.get(String(request.url).split('?')[0] ?? '');
     response.writeHead(body ? 200 : 404, {
       'content-type': 'application/json',
       'content-length': body?.length ?? 0,
@@ -25,7 +26,7 @@ const server = createServer((request, response) => {
 server.keepAliveTimeout = 30_000;
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();
-  process.send!({ port: typeof address === 'object' && address ? address.port : 0 });
+  process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
 });
 process.on('disconnect', () => process.exit(0));
 setTimeout(() => process.exit(0), 5 * 60_000).unref();
