@@ -105,15 +105,20 @@ async function runner(name: Name, origin: string): Promise<Run> {
       }
     };
   }
-  const { splitData } = await import('./lib/split.ts');
+  const { splitEvents } = await import('./lib/splitter.mjs');
   return async (seen, warm) => {
     const response = await fetch(`${origin}/api/v1/chats/${CHAT}/messages/stream`, {
       method: 'POST',
       headers: { authorization: 'Bearer bench', 'content-type': 'application/json', ...headersOf(warm) },
       body: '{"content":"hi"}',
     });
-    await splitData(response.body!, (data) => {
-      const payload = data as { text?: string; chat_id?: string; content?: string; message_id?: number };
+    await splitEvents(response.body!, (data) => {
+      const payload = JSON.parse(data) as {
+        text?: string;
+        chat_id?: string;
+        content?: string;
+        message_id?: number;
+      };
       if (typeof payload.text === 'string') seen.delta(payload.text);
       else if (typeof payload.content === 'string') seen.end(payload.content);
       else if (payload.message_id !== undefined && payload.chat_id !== undefined) seen.open();
