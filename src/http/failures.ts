@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini';
 import { MOCK_CODES } from '../contract/codes.js';
-import { ErrorBodySchema, type ErrorDetails } from '../contract/envelope.js';
-import { ERROR_DATA_SCHEMAS } from '../contract/error-data.js';
+import { type ErrorDetails, errorBodySchema } from '../contract/envelope.js';
+import { ERROR_DATA } from '../contract/error-data.js';
 import { plainIssues } from '../contract/issues.js';
 import { NO_REDACTION, type Redactor, redactJson } from '../contract/redact.js';
 import {
@@ -104,7 +104,7 @@ export function apiFailure(
   redact: Redactor = NO_REDACTION,
 ): ConvoError {
   const retryAfterMs = parseRetryAfter(headers.get('retry-after'));
-  const parsed = ErrorBodySchema.safeParse(body);
+  const parsed = errorBodySchema().safeParse(body);
   const suffix =
     notFound && (notFound.fresh || !parsed.success)
       ? redact(
@@ -132,9 +132,8 @@ export function apiFailure(
   // mock's own codes (its 422's field list) are its reading, not the contract: a service may shape them
   // otherwise.
   const dataSchema =
-    Object.hasOwn(ERROR_DATA_SCHEMAS, message_code) &&
-    !(MOCK_CODES as readonly string[]).includes(message_code)
-      ? ERROR_DATA_SCHEMAS[message_code as keyof typeof ERROR_DATA_SCHEMAS]
+    Object.hasOwn(ERROR_DATA, message_code) && !(MOCK_CODES as readonly string[]).includes(message_code)
+      ? ERROR_DATA[message_code as keyof typeof ERROR_DATA]
       : undefined;
   const checked = dataSchema?.safeParse(data);
   if (checked && !checked.success) return schemaFailure(checked.error, body, status, 'data', redact);
