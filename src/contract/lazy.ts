@@ -9,8 +9,3 @@ export function lazy<T extends object>(build: () => T): () => T {
   let built: T | undefined;
   return () => (built ??= build());
 }
-
-/** A table of getters with every value built: a plain object of the same members, writable as a literal's. */
-export function built<T extends object>(table: T): { -readonly [K in keyof T]: T[K] } {
-  return { ...table };
-}
