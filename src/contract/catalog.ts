@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type { PermissionMode } from './chat.js';
-import { IntId, openEnum } from './checks.js';
+import { intId, openEnum } from './checks.js';
+import { lazy } from './lazy.js';
 
 /** A model a turn may use (2.5). */
 export interface CatalogModel {
@@ -43,10 +44,16 @@ export interface Catalog {
 }
 
 /** The catalog (2.5); each of `libraries`, `skills` and `connectors` is absent without its scope. */
-export const CatalogSchema = z.looseObject({
-  models: z.array(z.looseObject({ id: IntId, name: z.string(), code: z.string(), type: z.string() })),
-  permission_modes: z.array(openEnum<PermissionMode>()),
-  libraries: z.optional(z.array(z.looseObject({ id: IntId, name: z.string() }))),
-  skills: z.optional(z.array(z.looseObject({ id: IntId, name: z.string() }))),
-  connectors: z.optional(z.array(z.looseObject({ id: IntId, name: z.string(), display_name: z.string() }))),
-});
+export const catalogSchema = lazy(() =>
+  z.looseObject({
+    models: z.array(z.looseObject({ id: intId(), name: z.string(), code: z.string(), type: z.string() })),
+    permission_modes: z.array(openEnum<PermissionMode>()),
+    libraries: z.optional(z.array(z.looseObject({ id: intId(), name: z.string() }))),
+    skills: z.optional(z.array(z.looseObject({ id: intId(), name: z.string() }))),
+    connectors: z.optional(
+      z.array(z.looseObject({ id: intId(), name: z.string(), display_name: z.string() })),
+    ),
+  }),
+);
+/** The catalog (`catalogSchema`'s schema). */
+export const CatalogSchema = /* @__PURE__ */ catalogSchema();

@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
-import { IntId, maxChars, openEnum, Timestamp, Uuid } from './checks.js';
+import { intId, maxChars, openEnum, timestamp, uuid } from './checks.js';
+import { lazy } from './lazy.js';
 import { LIMITS } from './limits.js';
-import { PageQuerySchema } from './page.js';
+import { pageQuerySchema } from './page.js';
 
 /** Whether a turn asks permission before running tools (`manual`) or not (`auto`). */
 export const PERMISSION_MODES = ['manual', 'auto'] as const;
@@ -27,15 +28,19 @@ export interface Chat {
 }
 
 /** A chat as the service returns it (2.3); fields the contract does not name are kept. */
-export const ChatSchema = z.looseObject({
-  id: Uuid,
-  name: z.nullable(z.string()),
-  is_favorite: z.boolean(),
-  permission_mode: openEnum<PermissionMode>(),
-  model_id: z.nullable(IntId),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+export const chatSchema = lazy(() =>
+  z.looseObject({
+    id: uuid(),
+    name: z.nullable(z.string()),
+    is_favorite: z.boolean(),
+    permission_mode: openEnum<PermissionMode>(),
+    model_id: z.nullable(intId()),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+  }),
+);
+/** A chat as the service returns it (`chatSchema`'s schema). */
+export const ChatSchema = /* @__PURE__ */ chatSchema();
 
 /** Body of `POST /chats` (4.2); every field optional. */
 export interface ChatCreate {
@@ -48,11 +53,15 @@ export interface ChatCreate {
 }
 
 /** Body of `POST /chats` (4.2); an unknown field is refused. */
-export const ChatCreateSchema = z.strictObject({
-  name: z.optional(maxChars(LIMITS.chatName)),
-  model_id: z.optional(IntId),
-  permission_mode: z.optional(z.enum(PERMISSION_MODES)),
-});
+export const chatCreateSchema = lazy(() =>
+  z.strictObject({
+    name: z.optional(maxChars(LIMITS.chatName)),
+    model_id: z.optional(intId()),
+    permission_mode: z.optional(z.enum(PERMISSION_MODES)),
+  }),
+);
+/** Body of `POST /chats` (`chatCreateSchema`'s schema). */
+export const ChatCreateSchema = /* @__PURE__ */ chatCreateSchema();
 
 /** Body of `PATCH /chats/{id}` (4.2): the model and permission mode travel per turn instead. */
 export interface ChatUpdate {
@@ -63,10 +72,14 @@ export interface ChatUpdate {
 }
 
 /** Body of `PATCH /chats/{id}` (4.2); an unknown field is refused. */
-export const ChatUpdateSchema = z.strictObject({
-  name: z.optional(z.string()),
-  is_favorite: z.optional(z.boolean()),
-});
+export const chatUpdateSchema = lazy(() =>
+  z.strictObject({
+    name: z.optional(z.string()),
+    is_favorite: z.optional(z.boolean()),
+  }),
+);
+/** Body of `PATCH /chats/{id}` (`chatUpdateSchema`'s schema). */
+export const ChatUpdateSchema = /* @__PURE__ */ chatUpdateSchema();
 
 /** Query of `GET /chats`: pagination and the favorite filter. */
 export type ChatListQuery = {
@@ -82,10 +95,14 @@ export type ChatListQuery = {
  * Query of `GET /chats`; an unknown field is refused. The page's fields spread into a strict object of its
  * own: `z.extend` would be the same schema, and 0.4 KB gzipped of zod in every bundle of the client.
  */
-export const ChatListQuerySchema = z.strictObject({
-  ...PageQuerySchema.shape,
-  is_favorite: z.optional(z.boolean()),
-});
+export const chatListQuerySchema = lazy(() =>
+  z.strictObject({
+    ...pageQuerySchema().shape,
+    is_favorite: z.optional(z.boolean()),
+  }),
+);
+/** Query of `GET /chats` (`chatListQuerySchema`'s schema). */
+export const ChatListQuerySchema = /* @__PURE__ */ chatListQuerySchema();
 
 /** What deleting a chat returns. */
 export interface ChatDeleted {
@@ -96,7 +113,9 @@ export interface ChatDeleted {
 }
 
 /** `data` of `DELETE /chats/{id}`. */
-export const ChatDeletedSchema = z.looseObject({ id: Uuid, deleted: z.literal(true) });
+export const chatDeletedSchema = lazy(() => z.looseObject({ id: uuid(), deleted: z.literal(true) }));
+/** `data` of `DELETE /chats/{id}` (`chatDeletedSchema`'s schema). */
+export const ChatDeletedSchema = /* @__PURE__ */ chatDeletedSchema();
 
 /** A chat id: a UUID. */
-export const ChatIdSchema = Uuid;
+export const ChatIdSchema = /* @__PURE__ */ uuid();

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { lazy } from './lazy.js';
 import { charCount, jsonByteLength } from './text.js';
 
 /** A string of at most `limit` characters (code points, see `charCount`). */
@@ -35,7 +36,7 @@ export function openEnum<T extends string>() {
 }
 
 /** A whole number identifier. */
-export const IntId = z.int('must be an integer');
+export const intId = lazy(() => z.int('must be an integer'));
 
 /** An integer from `min` to `max` (or from `min` up), every failure saying so: "must be an integer from 1 to 200". */
 export function intRange(min: number, max?: number) {
@@ -45,10 +46,12 @@ export function intRange(min: number, max?: number) {
 }
 
 /** An ISO 8601 date-time string; UTC per the contract, any offset tolerated. */
-export const Timestamp = z.iso.datetime({ offset: true });
+export const timestamp = lazy(() => z.iso.datetime({ offset: true }));
 
 /** A UUID in any version, either case: the pattern of `Uuid`, for a check made without the schema. */
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A UUID string in any version (chat ids, request ids). */
-export const Uuid = z.string('must be a UUID').check(z.regex(UUID_PATTERN, 'must be a UUID'));
+export const uuid = lazy(() => z.string('must be a UUID').check(z.regex(UUID_PATTERN, 'must be a UUID')));
+/** A UUID string (`uuid`'s schema). */
+export const Uuid = /* @__PURE__ */ uuid();

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { KnownCode, MockCode } from './codes.js';
 import type { EndpointName } from './endpoints.js';
-import { TurnRefDataSchema } from './error-data.js';
+import { turnRefDataSchema } from './error-data.js';
 import { LIMITS } from './limits.js';
 
 /**
@@ -351,7 +351,7 @@ export const ENDPOINT_DOCS = {
         section: '7.3',
         source: 'contract',
         when: 'the turn asked for an interaction, which this channel cannot answer: use the stream',
-        data: TurnRefDataSchema,
+        data: turnRefDataSchema(),
       },
       {
         status: 503,

@@ -1,31 +1,31 @@
 import * as z from 'zod/mini';
-import { CatalogSchema } from './catalog.js';
+import { catalogSchema } from './catalog.js';
 import {
-  ChatCreateSchema,
-  ChatDeletedSchema,
-  ChatIdSchema,
-  ChatListQuerySchema,
-  ChatSchema,
-  ChatUpdateSchema,
+  chatCreateSchema,
+  chatDeletedSchema,
+  chatListQuerySchema,
+  chatSchema,
+  chatUpdateSchema,
 } from './chat.js';
-import { IntId } from './checks.js';
+import { intId, uuid } from './checks.js';
 import {
-  ActionResultSchema,
   ANSWERS,
-  CancelResultSchema,
-  CancelSchema,
+  actionResultSchema,
+  cancelResultSchema,
+  cancelSchema,
   type InteractionKind,
 } from './interactions.js';
-import { PageQuerySchema } from './page.js';
+import { lazy } from './lazy.js';
+import { pageQuerySchema } from './page.js';
 import type { Scope } from './scopes.js';
 import {
-  SkillCreateSchema,
-  SkillDeletedSchema,
-  SkillListQuerySchema,
-  SkillSchema,
-  SkillUpdateSchema,
+  skillCreateSchema,
+  skillDeletedSchema,
+  skillListQuerySchema,
+  skillSchema,
+  skillUpdateSchema,
 } from './skill.js';
-import { MessageSchema, TurnSchema, TurnSendSchema, TurnStreamBodySchema } from './turn.js';
+import { messageSchema, turnSchema, turnSendSchema, turnStreamBodySchema } from './turn.js';
 
 /** What an operation is, for the retry policy (`http/policy.ts`). */
 export type OperationKind =
@@ -48,10 +48,14 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
  * `{name}` placeholder of the table's paths, and no other (`satisfies`: a path with a new placeholder does not
  * compile until its check is here).
  */
-export const PATH_PARAMS = { chat_id: ChatIdSchema, skill_id: IntId } as const satisfies Record<
-  Placeholders<(typeof ENDPOINTS)[EndpointName]['path']>,
-  z.ZodMiniType
->;
+export const PATH_PARAMS = {
+  get chat_id() {
+    return uuid();
+  },
+  get skill_id() {
+    return intId();
+  },
+} as const satisfies Record<Placeholders<(typeof ENDPOINTS)[EndpointName]['path']>, z.ZodMiniType>;
 
 /** A path parameter's name. */
 export type PathParamName = keyof typeof PATH_PARAMS;
@@ -98,12 +102,21 @@ const answer = <K extends InteractionKind>(kind: K) =>
     path: `chats/{chat_id}/actions/${ANSWERS[kind].endpoint}`,
     scopes: ['chat:write'],
     section: '4.5',
-    body: ANSWERS[kind].schema,
-    data: ActionResultSchema,
+    get body(): (typeof ANSWERS)[K]['schema'] {
+      return ANSWERS[kind].schema;
+    },
+    get data() {
+      return actionResultSchema();
+    },
     success: [200],
     kind: 'answer',
     answers: kind,
   }) as const;
+
+const skillList = lazy(() => z.array(skillSchema()));
+const userList = lazy(() => z.array(z.looseObject({ id: intId() })));
+const chatList = lazy(() => z.array(chatSchema()));
+const messageList = lazy(() => z.array(messageSchema()));
 
 /**
  * Every endpoint of the contract, the one table of them, named `namespace.method` as the client calls it:
@@ -117,8 +130,12 @@ export const ENDPOINTS = {
     path: 'skills',
     scopes: ['skills:read'],
     section: '4.1',
-    query: SkillListQuerySchema,
-    data: z.array(SkillSchema),
+    get query() {
+      return skillListQuerySchema();
+    },
+    get data() {
+      return skillList();
+    },
     list: true,
     success: [200],
     kind: 'repeatable',
@@ -128,8 +145,12 @@ export const ENDPOINTS = {
     path: 'skills',
     scopes: ['skills:write'],
     section: '4.1',
-    body: SkillCreateSchema,
-    data: SkillSchema,
+    get body() {
+      return skillCreateSchema();
+    },
+    get data() {
+      return skillSchema();
+    },
     success: [201],
     kind: 'write',
   },
@@ -138,7 +159,9 @@ export const ENDPOINTS = {
     path: 'skills/{skill_id}',
     scopes: ['skills:read'],
     section: '4.1',
-    data: SkillSchema,
+    get data() {
+      return skillSchema();
+    },
     success: [200],
     kind: 'repeatable',
   },
@@ -147,8 +170,12 @@ export const ENDPOINTS = {
     path: 'skills/{skill_id}',
     scopes: ['skills:write'],
     section: '4.1',
-    body: SkillUpdateSchema,
-    data: SkillSchema,
+    get body() {
+      return skillUpdateSchema();
+    },
+    get data() {
+      return skillSchema();
+    },
     success: [200],
     kind: 'repeatable',
   },
@@ -157,7 +184,9 @@ export const ENDPOINTS = {
     path: 'skills/{skill_id}/toggle',
     scopes: ['skills:write'],
     section: '4.1',
-    data: SkillSchema,
+    get data() {
+      return skillSchema();
+    },
     success: [200],
     kind: 'write',
   },
@@ -166,7 +195,9 @@ export const ENDPOINTS = {
     path: 'skills/{skill_id}',
     scopes: ['skills:write'],
     section: '4.1',
-    data: SkillDeletedSchema,
+    get data() {
+      return skillDeletedSchema();
+    },
     success: [200],
     kind: 'write',
   },
@@ -175,8 +206,12 @@ export const ENDPOINTS = {
     path: 'users',
     scopes: [],
     section: '4.1',
-    query: PageQuerySchema,
-    data: z.array(z.looseObject({ id: IntId })),
+    get query() {
+      return pageQuerySchema();
+    },
+    get data() {
+      return userList();
+    },
     list: true,
     success: [200],
     kind: 'repeatable',
@@ -187,8 +222,12 @@ export const ENDPOINTS = {
     path: 'chats',
     scopes: ['chat:read'],
     section: '4.2',
-    query: ChatListQuerySchema,
-    data: z.array(ChatSchema),
+    get query() {
+      return chatListQuerySchema();
+    },
+    get data() {
+      return chatList();
+    },
     list: true,
     success: [200],
     kind: 'repeatable',
@@ -198,8 +237,12 @@ export const ENDPOINTS = {
     path: 'chats',
     scopes: ['chat:write'],
     section: '4.2',
-    body: ChatCreateSchema,
-    data: ChatSchema,
+    get body() {
+      return chatCreateSchema();
+    },
+    get data() {
+      return chatSchema();
+    },
     // 4.2 does not say which success status creation answers.
     success: [200, 201],
     kind: 'write',
@@ -209,7 +252,9 @@ export const ENDPOINTS = {
     path: 'chats/{chat_id}',
     scopes: ['chat:read'],
     section: '4.2',
-    data: ChatSchema,
+    get data() {
+      return chatSchema();
+    },
     success: [200],
     kind: 'repeatable',
   },
@@ -218,8 +263,12 @@ export const ENDPOINTS = {
     path: 'chats/{chat_id}',
     scopes: ['chat:write'],
     section: '4.2',
-    body: ChatUpdateSchema,
-    data: ChatSchema,
+    get body() {
+      return chatUpdateSchema();
+    },
+    get data() {
+      return chatSchema();
+    },
     success: [200],
     kind: 'repeatable',
   },
@@ -228,7 +277,9 @@ export const ENDPOINTS = {
     path: 'chats/{chat_id}',
     scopes: ['chat:write'],
     section: '4.2',
-    data: ChatDeletedSchema,
+    get data() {
+      return chatDeletedSchema();
+    },
     success: [200],
     kind: 'write',
   },
@@ -237,8 +288,12 @@ export const ENDPOINTS = {
     path: 'chats/{chat_id}/messages',
     scopes: ['chat:read'],
     section: '4.2',
-    query: PageQuerySchema,
-    data: z.array(MessageSchema),
+    get query() {
+      return pageQuerySchema();
+    },
+    get data() {
+      return messageList();
+    },
     list: true,
     success: [200],
     kind: 'repeatable',
@@ -248,7 +303,9 @@ export const ENDPOINTS = {
     path: 'chat/catalog',
     scopes: ['chat:read'],
     section: '4.2',
-    data: CatalogSchema,
+    get data() {
+      return catalogSchema();
+    },
     success: [200],
     kind: 'repeatable',
   },
@@ -257,8 +314,12 @@ export const ENDPOINTS = {
     path: 'chats/{chat_id}/messages',
     scopes: ['chat:write'],
     section: '4.3',
-    body: TurnSendSchema,
-    data: TurnSchema,
+    get body() {
+      return turnSendSchema();
+    },
+    get data() {
+      return turnSchema();
+    },
     success: [200],
     kind: 'turn',
     idempotencyKey: true,
@@ -268,7 +329,9 @@ export const ENDPOINTS = {
     path: 'chats/{chat_id}/messages/stream',
     scopes: ['chat:write'],
     section: '4.4',
-    body: TurnStreamBodySchema,
+    get body() {
+      return turnStreamBodySchema();
+    },
     stream: true,
     success: [200],
     kind: 'turn',
@@ -279,8 +342,12 @@ export const ENDPOINTS = {
     path: 'chats/{chat_id}/actions/cancel',
     scopes: ['chat:write'],
     section: '4.6',
-    body: CancelSchema,
-    data: CancelResultSchema,
+    get body() {
+      return cancelSchema();
+    },
+    get data() {
+      return cancelResultSchema();
+    },
     success: [200],
     kind: 'cancel',
   },

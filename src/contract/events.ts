@@ -1,34 +1,55 @@
 import * as z from 'zod/mini';
-import { IntId, openEnum, Uuid } from './checks.js';
+import { intId, openEnum, uuid } from './checks.js';
 import type { KnownCode, MessageCode } from './codes.js';
-import { type ErrorDetails, ErrorDetailsSchema } from './envelope.js';
+import { type ErrorDetails, errorDetailsSchema } from './envelope.js';
 import type { InteractionKind } from './interactions.js';
-import { StepSchema, turnFields } from './turn.js';
+import { lazy } from './lazy.js';
+import { stepSchema, turnFields } from './turn.js';
 
 /** `message.start`: always first. */
-export const StartPayloadSchema = z.looseObject({ chat_id: Uuid, message_id: IntId, request_id: z.string() });
+const startPayloadSchema = lazy(() =>
+  z.looseObject({ chat_id: uuid(), message_id: intId(), request_id: z.string() }),
+);
+/** `message.start` (`startPayloadSchema`'s schema). */
+export const StartPayloadSchema = /* @__PURE__ */ startPayloadSchema();
 /** `message.delta`: a new suffix, or with `replace` the full text (provider failover). */
-export const DeltaPayloadSchema = z.looseObject({ text: z.string(), replace: z.boolean() });
+const deltaPayloadSchema = lazy(() => z.looseObject({ text: z.string(), replace: z.boolean() }));
+/** `message.delta` (`deltaPayloadSchema`'s schema). */
+export const DeltaPayloadSchema = /* @__PURE__ */ deltaPayloadSchema();
 /** `message.step`: informational progress. */
-export const StepPayloadSchema = z.looseObject({ steps: z.array(StepSchema) });
+const stepPayloadSchema = lazy(() => z.looseObject({ steps: z.array(stepSchema()) }));
+/** `message.step` (`stepPayloadSchema`'s schema). */
+export const StepPayloadSchema = /* @__PURE__ */ stepPayloadSchema();
 /** `message.action_required`: an interaction (2.6); its payload is typed per kind by the interactions layer. */
-export const ActionRequiredPayloadSchema = z.looseObject({
-  kind: openEnum<InteractionKind>(),
-  action_id: z.string(),
-  payload: z.optional(z.unknown()),
-  resolution: z.optional(z.string()),
-});
+const actionRequiredPayloadSchema = lazy(() =>
+  z.looseObject({
+    kind: openEnum<InteractionKind>(),
+    action_id: z.string(),
+    payload: z.optional(z.unknown()),
+    resolution: z.optional(z.string()),
+  }),
+);
+/** `message.action_required` (`actionRequiredPayloadSchema`'s schema). */
+export const ActionRequiredPayloadSchema = /* @__PURE__ */ actionRequiredPayloadSchema();
 /** `ping`: resets a watchdog, nothing else. */
-export const PingPayloadSchema = z.looseObject({ ts: z.number() });
+const pingPayloadSchema = lazy(() => z.looseObject({ ts: z.number() }));
+/** `ping` (`pingPayloadSchema`'s schema). */
+export const PingPayloadSchema = /* @__PURE__ */ pingPayloadSchema();
 /** `message.completed` and `message.cancelled`: the saved turn. */
-export const FinishedPayloadSchema = z.looseObject(turnFields);
+const finishedPayloadSchema = lazy(() => z.looseObject(turnFields()));
+/** `message.completed` and `message.cancelled` (`finishedPayloadSchema`'s schema). */
+export const FinishedPayloadSchema = /* @__PURE__ */ finishedPayloadSchema();
 /** `message.error`: why the turn failed. */
-export const ErrorPayloadSchema = z.looseObject({
-  code: openEnum<KnownCode>(),
-  message: z.string(),
-  retryable: z.boolean(),
-  details: z.optional(ErrorDetailsSchema),
-});
+const errorPayloadSchema = lazy(() =>
+  z.looseObject({
+    code: openEnum<KnownCode>(),
+    message: z.string(),
+    retryable: z.boolean(),
+    details: z.optional(errorDetailsSchema()),
+  }),
+);
+/** `message.error` (`errorPayloadSchema`'s schema). */
+export const ErrorPayloadSchema = /* @__PURE__ */ errorPayloadSchema();
 
 /**
  * The events of a turn's stream (section 6), the one table of them: each name's payload schema, and whether
@@ -36,14 +57,54 @@ export const ErrorPayloadSchema = z.looseObject({
  * derived from it: an event added here must be handled there, or the SDK does not compile.
  */
 export const EVENTS = {
-  'message.start': { schema: StartPayloadSchema, terminal: false },
-  'message.delta': { schema: DeltaPayloadSchema, terminal: false },
-  'message.step': { schema: StepPayloadSchema, terminal: false },
-  'message.action_required': { schema: ActionRequiredPayloadSchema, terminal: false },
-  ping: { schema: PingPayloadSchema, terminal: false },
-  'message.completed': { schema: FinishedPayloadSchema, terminal: true },
-  'message.cancelled': { schema: FinishedPayloadSchema, terminal: true },
-  'message.error': { schema: ErrorPayloadSchema, terminal: true },
+  'message.start': {
+    get schema() {
+      return startPayloadSchema();
+    },
+    terminal: false,
+  },
+  'message.delta': {
+    get schema() {
+      return deltaPayloadSchema();
+    },
+    terminal: false,
+  },
+  'message.step': {
+    get schema() {
+      return stepPayloadSchema();
+    },
+    terminal: false,
+  },
+  'message.action_required': {
+    get schema() {
+      return actionRequiredPayloadSchema();
+    },
+    terminal: false,
+  },
+  ping: {
+    get schema() {
+      return pingPayloadSchema();
+    },
+    terminal: false,
+  },
+  'message.completed': {
+    get schema() {
+      return finishedPayloadSchema();
+    },
+    terminal: true,
+  },
+  'message.cancelled': {
+    get schema() {
+      return finishedPayloadSchema();
+    },
+    terminal: true,
+  },
+  'message.error': {
+    get schema() {
+      return errorPayloadSchema();
+    },
+    terminal: true,
+  },
 } as const satisfies EventTable;
 
 /** The shape of an events table: by name, the payload's schema and whether the event ends the turn. */
@@ -76,8 +137,10 @@ export function isTerminalEvent(name: string): name is TerminalEventName {
   return isEventName(name) && EVENTS[name].terminal;
 }
 
+/** The schema of each event's payload, every one built: for `convo-sdk/schemas` (the client reads `EVENTS`). */
+const eventSchemas = () => Object.fromEntries(EVENT_NAMES.map((name) => [name, EVENTS[name].schema]));
 /** The schema of each event's payload. */
-export const EVENT_SCHEMAS = Object.fromEntries(EVENT_NAMES.map((name) => [name, EVENTS[name].schema])) as {
+export const EVENT_SCHEMAS = /* @__PURE__ */ eventSchemas() as {
   readonly [K in EventName]: (typeof EVENTS)[K]['schema'];
 };
 

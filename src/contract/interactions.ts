@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
-import { openEnum, Uuid } from './checks.js';
+import { openEnum, uuid } from './checks.js';
 import { FLAT_VALUE_MESSAGE, isFlatValue } from './elicitation.js';
-import { type ToolCall, ToolCallSchema } from './turn.js';
+import { lazy } from './lazy.js';
+import { type ToolCall, toolCallSchema } from './turn.js';
 
 /** The kinds of interaction (2.6). */
 export const INTERACTION_KINDS = ['tool_approval', 'plan_approval', 'elicitation', 'auth_required'] as const;
@@ -9,28 +10,42 @@ export const INTERACTION_KINDS = ['tool_approval', 'plan_approval', 'elicitation
 export type InteractionKind = (typeof INTERACTION_KINDS)[number];
 
 /** `tool_approval` payload: the tools the turn asks to run. */
-export const ToolApprovalPayloadSchema = z.looseObject({ tools: z.array(ToolCallSchema) });
+export const toolApprovalPayloadSchema = lazy(() => z.looseObject({ tools: z.array(toolCallSchema()) }));
+/** The payload of a `tool_approval` (`toolApprovalPayloadSchema`'s schema). */
+export const ToolApprovalPayloadSchema = /* @__PURE__ */ toolApprovalPayloadSchema();
 /** A step of a plan. */
-export const PlanStepSchema = z.looseObject({
-  step: z.unknown(),
-  action: z.string(),
-  tool: z.optional(z.string()),
-});
-/** `plan_approval` payload. */
-export const PlanApprovalPayloadSchema = z.looseObject({
-  plan: z.looseObject({
-    title: z.string(),
-    context: z.string(),
-    steps: z.array(PlanStepSchema),
-    notes: z.unknown(),
+const planStepSchema = lazy(() =>
+  z.looseObject({
+    step: z.unknown(),
+    action: z.string(),
+    tool: z.optional(z.string()),
   }),
-});
+);
+/** A step of a plan (`planStepSchema`'s schema). */
+export const PlanStepSchema = /* @__PURE__ */ planStepSchema();
+/** `plan_approval` payload. */
+export const planApprovalPayloadSchema = lazy(() =>
+  z.looseObject({
+    plan: z.looseObject({
+      title: z.string(),
+      context: z.string(),
+      steps: z.array(planStepSchema()),
+      notes: z.unknown(),
+    }),
+  }),
+);
+/** The payload of a `plan_approval` (`planApprovalPayloadSchema`'s schema). */
+export const PlanApprovalPayloadSchema = /* @__PURE__ */ planApprovalPayloadSchema();
 /** `elicitation` payload: `requested_schema` is a JSON Schema the answer's `content` must satisfy. */
-export const ElicitationPayloadSchema = z.looseObject({
-  message: z.string(),
-  mode: z.string(),
-  requested_schema: z.record(z.string(), z.unknown()),
-});
+export const elicitationPayloadSchema = lazy(() =>
+  z.looseObject({
+    message: z.string(),
+    mode: z.string(),
+    requested_schema: z.record(z.string(), z.unknown()),
+  }),
+);
+/** The payload of an `elicitation` (`elicitationPayloadSchema`'s schema). */
+export const ElicitationPayloadSchema = /* @__PURE__ */ elicitationPayloadSchema();
 
 /** `tool_approval` payload: the tools the turn asks to run. */
 export interface ToolApprovalPayload {
@@ -74,7 +89,7 @@ export interface ElicitationPayload {
 }
 
 /** The body field every answer carries. */
-const actionId = z.string().check(z.minLength(1));
+const actionId = lazy(() => z.string().check(z.minLength(1)));
 
 /** Body of `approve-tool` (4.5): one decision per tool the turn asked. */
 export interface ApproveToolBody {
@@ -90,12 +105,16 @@ export interface ApproveToolBody {
 }
 
 /** Body of `approve-tool` (4.5); an unknown field is refused. */
-export const ApproveToolSchema = z.strictObject({
-  action_id: actionId,
-  decisions: z
-    .array(z.strictObject({ tool_use_id: z.string(), approved: z.boolean() }))
-    .check(z.minLength(1)),
-});
+const approveToolSchema = lazy(() =>
+  z.strictObject({
+    action_id: actionId(),
+    decisions: z
+      .array(z.strictObject({ tool_use_id: z.string(), approved: z.boolean() }))
+      .check(z.minLength(1)),
+  }),
+);
+/** Body of `approve-tool` (`approveToolSchema`'s schema). */
+export const ApproveToolSchema = /* @__PURE__ */ approveToolSchema();
 
 /** Body of `respond-plan` (4.5). */
 export interface RespondPlanBody {
@@ -106,10 +125,14 @@ export interface RespondPlanBody {
 }
 
 /** Body of `respond-plan` (4.5); an unknown field is refused. */
-export const RespondPlanSchema = z.strictObject({
-  action_id: actionId,
-  action: z.enum(['approve', 'reject']),
-});
+const respondPlanSchema = lazy(() =>
+  z.strictObject({
+    action_id: actionId(),
+    action: z.enum(['approve', 'reject']),
+  }),
+);
+/** Body of `respond-plan` (`respondPlanSchema`'s schema). */
+export const RespondPlanSchema = /* @__PURE__ */ respondPlanSchema();
 
 /** A value of a flat object: what an elicitation answer's fields may hold. */
 export type FlatValue = string | number | boolean | null;
@@ -118,19 +141,21 @@ export type FlatValue = string | number | boolean | null;
  * A flat object, kept as it came: no copy, so a field named `__proto__` stays a field (a record schema would
  * rebuild the object, and assigning `__proto__` sets a prototype instead).
  */
-const FlatObject = z
-  .custom<Record<string, FlatValue>>(
-    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-    'must be an object',
-  )
-  .check(
-    z.superRefine((value, context) => {
-      for (const [key, field] of Object.entries(value)) {
-        if (isFlatValue(field)) continue;
-        context.issues.push({ code: 'custom', path: [key], message: FLAT_VALUE_MESSAGE, input: field });
-      }
-    }),
-  );
+const flatObject = lazy(() =>
+  z
+    .custom<Record<string, FlatValue>>(
+      (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+      'must be an object',
+    )
+    .check(
+      z.superRefine((value, context) => {
+        for (const [key, field] of Object.entries(value)) {
+          if (isFlatValue(field)) continue;
+          context.issues.push({ code: 'custom', path: [key], message: FLAT_VALUE_MESSAGE, input: field });
+        }
+      }),
+    ),
+);
 
 /** Body of `respond-elicitation` (4.5): `content` is required with `accept` and must be a flat object. */
 export interface RespondElicitationBody {
@@ -143,18 +168,22 @@ export interface RespondElicitationBody {
 }
 
 /** Body of `respond-elicitation` (4.5); an unknown field is refused. */
-export const RespondElicitationSchema = z
-  .strictObject({
-    action_id: actionId,
-    action: z.enum(['accept', 'decline', 'cancel']),
-    content: z.optional(FlatObject),
-  })
-  .check(
-    z.refine((body) => body.action !== 'accept' || body.content !== undefined, {
-      message: 'is required with action "accept"',
-      path: ['content'],
-    }),
-  );
+const respondElicitationSchema = lazy(() =>
+  z
+    .strictObject({
+      action_id: actionId(),
+      action: z.enum(['accept', 'decline', 'cancel']),
+      content: z.optional(flatObject()),
+    })
+    .check(
+      z.refine((body) => body.action !== 'accept' || body.content !== undefined, {
+        message: 'is required with action "accept"',
+        path: ['content'],
+      }),
+    ),
+);
+/** Body of `respond-elicitation` (`respondElicitationSchema`'s schema). */
+export const RespondElicitationSchema = /* @__PURE__ */ respondElicitationSchema();
 
 /** Body of `cancel-auth` (4.5). */
 export interface CancelAuthBody {
@@ -163,7 +192,9 @@ export interface CancelAuthBody {
 }
 
 /** Body of `cancel-auth` (4.5); an unknown field is refused. */
-export const CancelAuthSchema = z.strictObject({ action_id: actionId });
+const cancelAuthSchema = lazy(() => z.strictObject({ action_id: actionId() }));
+/** Body of `cancel-auth` (`cancelAuthSchema`'s schema). */
+export const CancelAuthSchema = /* @__PURE__ */ cancelAuthSchema();
 
 /** Body of `cancel` (4.6): without `action_id`, the live turn is cancelled. */
 export interface CancelBody {
@@ -172,7 +203,9 @@ export interface CancelBody {
 }
 
 /** Body of `cancel` (4.6); an unknown field is refused. */
-export const CancelSchema = z.strictObject({ action_id: z.optional(actionId) });
+export const cancelSchema = lazy(() => z.strictObject({ action_id: z.optional(actionId()) }));
+/** Body of `cancel` (`cancelSchema`'s schema). */
+export const CancelSchema = /* @__PURE__ */ cancelSchema();
 
 /** What an accepted answer returns: the interaction is resolved (4.5). */
 export interface ActionResult {
@@ -183,7 +216,11 @@ export interface ActionResult {
 }
 
 /** `data` of a successful answer. */
-export const ActionResultSchema = z.looseObject({ action_id: z.string(), state: openEnum<'resolved'>() });
+export const actionResultSchema = lazy(() =>
+  z.looseObject({ action_id: z.string(), state: openEnum<'resolved'>() }),
+);
+/** `data` of a successful answer (`actionResultSchema`'s schema). */
+export const ActionResultSchema = /* @__PURE__ */ actionResultSchema();
 
 /** What `cancel` returns: whether a turn was cancelled (4.6). */
 export interface CancelResult {
@@ -194,7 +231,9 @@ export interface CancelResult {
 }
 
 /** `data` of `cancel` (4.6). */
-export const CancelResultSchema = z.looseObject({ chat_id: Uuid, cancelled: z.boolean() });
+export const cancelResultSchema = lazy(() => z.looseObject({ chat_id: uuid(), cancelled: z.boolean() }));
+/** `data` of `cancel` (`cancelResultSchema`'s schema). */
+export const CancelResultSchema = /* @__PURE__ */ cancelResultSchema();
 
 /**
  * How each kind is answered (4.5, 6), the one table of it: the answer endpoint's path segment (under
@@ -202,10 +241,30 @@ export const CancelResultSchema = z.looseObject({ chat_id: Uuid, cancelled: z.bo
  * inspector read it.
  */
 export const ANSWERS = {
-  tool_approval: { endpoint: 'approve-tool', schema: ApproveToolSchema },
-  plan_approval: { endpoint: 'respond-plan', schema: RespondPlanSchema },
-  elicitation: { endpoint: 'respond-elicitation', schema: RespondElicitationSchema },
-  auth_required: { endpoint: 'cancel-auth', schema: CancelAuthSchema },
+  tool_approval: {
+    endpoint: 'approve-tool',
+    get schema() {
+      return approveToolSchema();
+    },
+  },
+  plan_approval: {
+    endpoint: 'respond-plan',
+    get schema() {
+      return respondPlanSchema();
+    },
+  },
+  elicitation: {
+    endpoint: 'respond-elicitation',
+    get schema() {
+      return respondElicitationSchema();
+    },
+  },
+  auth_required: {
+    endpoint: 'cancel-auth',
+    get schema() {
+      return cancelAuthSchema();
+    },
+  },
 } as const satisfies Record<InteractionKind, { endpoint: string; schema: z.ZodMiniType }>;
 
 /** The path segment of an answer endpoint (4.5). */

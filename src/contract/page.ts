@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { intRange } from './checks.js';
+import { lazy } from './lazy.js';
 import { LIMITS } from './limits.js';
 
 /** Which page of a list to read (section 8); a type alias, so that it fits a query's string-keyed record. */
@@ -11,7 +12,11 @@ export type PageQuery = {
 };
 
 /** The query every list takes: `page` from 1, `size` from 1 to 200 (section 8); an unknown field is refused. */
-export const PageQuerySchema = z.strictObject({
-  page: z.optional(intRange(1)),
-  size: z.optional(intRange(1, LIMITS.pageSizeMax)),
-});
+export const pageQuerySchema = lazy(() =>
+  z.strictObject({
+    page: z.optional(intRange(1)),
+    size: z.optional(intRange(1, LIMITS.pageSizeMax)),
+  }),
+);
+/** The query every list takes (`pageQuerySchema`'s schema). */
+export const PageQuerySchema = /* @__PURE__ */ pageQuerySchema();

@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
-import { IntId, maxChars, openEnum, Timestamp } from './checks.js';
+import { intId, maxChars, openEnum, timestamp } from './checks.js';
+import { lazy } from './lazy.js';
 import { LIMITS } from './limits.js';
-import { PageQuerySchema } from './page.js';
+import { pageQuerySchema } from './page.js';
 
 /** Who a skill belongs to; fixed after creation. */
 export const SKILL_LEVELS = ['personal', 'company', 'workspace'] as const;
@@ -38,29 +39,33 @@ export interface Skill {
 }
 
 /** A skill as the service returns it (2.2); fields the contract does not name are kept. */
-export const SkillSchema = z.looseObject({
-  id: IntId,
-  name: z.string(),
-  description: z.string(),
-  instructions: z.string(),
-  icon: z.string(),
-  level: openEnum<SkillLevel>(),
-  visibility: openEnum<SkillVisibility>(),
-  workspace_id: z.nullable(IntId),
-  is_active: z.boolean(),
-  created_at: Timestamp,
-});
+export const skillSchema = lazy(() =>
+  z.looseObject({
+    id: intId(),
+    name: z.string(),
+    description: z.string(),
+    instructions: z.string(),
+    icon: z.string(),
+    level: openEnum<SkillLevel>(),
+    visibility: openEnum<SkillVisibility>(),
+    workspace_id: z.nullable(intId()),
+    is_active: z.boolean(),
+    created_at: timestamp(),
+  }),
+);
+/** A skill as the service returns it (`skillSchema`'s schema). */
+export const SkillSchema = /* @__PURE__ */ skillSchema();
 
 /** The fields create and update share, with their limits (4.1, 8; 2.2 bounds the stored fields). */
-const editable = {
+const editable = lazy(() => ({
   name: maxChars(LIMITS.skillName),
   instructions: maxChars(LIMITS.skillInstructions),
   description: z.optional(maxChars(LIMITS.skillDescription)),
   icon: z.optional(z.string()),
   visibility: z.optional(z.enum(SKILL_VISIBILITIES)),
-  workspace_id: z.optional(IntId),
-  shared_user_ids: z.optional(z.array(IntId)),
-};
+  workspace_id: z.optional(intId()),
+  shared_user_ids: z.optional(z.array(intId())),
+}));
 
 /** Body of `POST /skills` (4.1). */
 export interface SkillCreate {
@@ -87,7 +92,11 @@ export interface SkillCreate {
  * `level: workspace`, as 4.1's create table marks it ("no"): the service decides what a workspace skill
  * without one means.
  */
-export const SkillCreateSchema = z.strictObject({ ...editable, level: z.optional(z.enum(SKILL_LEVELS)) });
+export const skillCreateSchema = lazy(() =>
+  z.strictObject({ ...editable(), level: z.optional(z.enum(SKILL_LEVELS)) }),
+);
+/** Body of `POST /skills` (`skillCreateSchema`'s schema). */
+export const SkillCreateSchema = /* @__PURE__ */ skillCreateSchema();
 
 /** Body of `PATCH /skills/{id}` (4.1): every field optional; `level` is fixed after creation. */
 export interface SkillUpdate {
@@ -108,19 +117,24 @@ export interface SkillUpdate {
 }
 
 /** Body of `PATCH /skills/{id}` (4.1); an unknown field is refused, `level` with its own reason. */
-export const SkillUpdateSchema = z.strictObject({
-  name: z.optional(editable.name),
-  instructions: z.optional(editable.instructions),
-  description: editable.description,
-  icon: editable.icon,
-  visibility: editable.visibility,
-  workspace_id: editable.workspace_id,
-  shared_user_ids: editable.shared_user_ids,
-  level: z.optional(z.never('is fixed after creation')),
+export const skillUpdateSchema = lazy(() => {
+  const fields = editable();
+  return z.strictObject({
+    name: z.optional(fields.name),
+    instructions: z.optional(fields.instructions),
+    description: fields.description,
+    icon: fields.icon,
+    visibility: fields.visibility,
+    workspace_id: fields.workspace_id,
+    shared_user_ids: fields.shared_user_ids,
+    level: z.optional(z.never('is fixed after creation')),
+  });
 });
+/** Body of `PATCH /skills/{id}` (`skillUpdateSchema`'s schema). */
+export const SkillUpdateSchema = /* @__PURE__ */ skillUpdateSchema();
 
 /** Query of `GET /skills`. */
-export const SkillListQuerySchema = PageQuerySchema;
+export const skillListQuerySchema = pageQuerySchema;
 
 /** What deleting a skill returns. */
 export interface SkillDeleted {
@@ -129,4 +143,6 @@ export interface SkillDeleted {
 }
 
 /** `data` of `DELETE /skills/{id}`. */
-export const SkillDeletedSchema = z.looseObject({ id: IntId });
+export const skillDeletedSchema = lazy(() => z.looseObject({ id: intId() }));
+/** `data` of `DELETE /skills/{id}` (`skillDeletedSchema`'s schema). */
+export const SkillDeletedSchema = /* @__PURE__ */ skillDeletedSchema();

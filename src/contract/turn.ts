@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { PERMISSION_MODES, type PermissionMode } from './chat.js';
-import { IntId, maxChars, maxJsonBytes, openEnum, Timestamp, Uuid } from './checks.js';
+import { intId, maxChars, maxJsonBytes, openEnum, timestamp, uuid } from './checks.js';
+import { lazy } from './lazy.js';
 import { LIMITS } from './limits.js';
 
 /** The states of a turn (3.2). */
@@ -25,14 +26,18 @@ export interface Usage {
 }
 
 /** Token usage (2.4). */
-export const UsageSchema = z.looseObject({
-  prompt_tokens: z.int(),
-  completion_tokens: z.int(),
-  total_tokens: z.int(),
-  reasoning_tokens: z.optional(z.int()),
-  model: z.string(),
-  provider: z.string(),
-});
+const usageSchema = lazy(() =>
+  z.looseObject({
+    prompt_tokens: z.int(),
+    completion_tokens: z.int(),
+    total_tokens: z.int(),
+    reasoning_tokens: z.optional(z.int()),
+    model: z.string(),
+    provider: z.string(),
+  }),
+);
+/** Token usage (`usageSchema`'s schema). */
+export const UsageSchema = /* @__PURE__ */ usageSchema();
 
 /** A tool the model called (or asks to call): its id, name, connector (`server`) and input. */
 export interface ToolCall {
@@ -47,12 +52,16 @@ export interface ToolCall {
 }
 
 /** A tool call (2.4, 2.6). */
-export const ToolCallSchema = z.looseObject({
-  tool_use_id: z.string(),
-  name: z.string(),
-  server: z.string(),
-  input: z.unknown(),
-});
+export const toolCallSchema = lazy(() =>
+  z.looseObject({
+    tool_use_id: z.string(),
+    name: z.string(),
+    server: z.string(),
+    input: z.unknown(),
+  }),
+);
+/** A tool call (`toolCallSchema`'s schema). */
+export const ToolCallSchema = /* @__PURE__ */ toolCallSchema();
 
 /** A reasoning step or tool execution of a turn (2.4); the shape may grow (9). */
 export interface Step {
@@ -77,17 +86,21 @@ export interface Step {
 }
 
 /** A step of a turn. */
-export const StepSchema = z.looseObject({
-  key: z.string(),
-  label: z.string(),
-  label_code: z.string(),
-  status: z.string(),
-  timestamp: Timestamp,
-  duration: z.optional(z.int()),
-  detail: z.optional(z.unknown()),
-  tokens: z.optional(z.unknown()),
-  tool_calls: z.optional(z.array(ToolCallSchema)),
-});
+export const stepSchema = lazy(() =>
+  z.looseObject({
+    key: z.string(),
+    label: z.string(),
+    label_code: z.string(),
+    status: z.string(),
+    timestamp: timestamp(),
+    duration: z.optional(z.int()),
+    detail: z.optional(z.unknown()),
+    tokens: z.optional(z.unknown()),
+    tool_calls: z.optional(z.array(toolCallSchema())),
+  }),
+);
+/** A step of a turn (`stepSchema`'s schema). */
+export const StepSchema = /* @__PURE__ */ stepSchema();
 
 /** A library chunk a turn used as context (2.4). */
 export interface Source {
@@ -100,29 +113,35 @@ export interface Source {
 }
 
 /** A source of a turn. */
-export const SourceSchema = z.looseObject({ workspace_id: IntId, file_id: IntId, score: z.number() });
+const sourceSchema = lazy(() =>
+  z.looseObject({ workspace_id: intId(), file_id: intId(), score: z.number() }),
+);
+/** A source of a turn (`sourceSchema`'s schema). */
+export const SourceSchema = /* @__PURE__ */ sourceSchema();
 
 /**
  * A JSON object kept as it came: no copy, so keys such as `__proto__` in echoed metadata stay plain data
  * (a record schema would rebuild the object, and assigning `__proto__` would set its prototype instead).
  */
-const JsonObject = z.custom<Record<string, unknown>>(
-  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-  'must be an object',
+const jsonObject = lazy(() =>
+  z.custom<Record<string, unknown>>(
+    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+    'must be an object',
+  ),
 );
 
 /** The fields of a finished turn shared by the synchronous reply and the terminal events (2.4, 6). */
-export const turnFields = {
-  id: IntId,
-  chat_id: Uuid,
+export const turnFields = lazy(() => ({
+  id: intId(),
+  chat_id: uuid(),
   role: openEnum<'assistant'>(),
   content: z.string(),
-  usage: z.nullable(UsageSchema),
-  steps: z.array(StepSchema),
-  sources: z.array(SourceSchema),
-  anonymization: z.nullable(JsonObject),
-  metadata: z.nullable(JsonObject),
-};
+  usage: z.nullable(usageSchema()),
+  steps: z.array(stepSchema()),
+  sources: z.array(sourceSchema()),
+  anonymization: z.nullable(jsonObject()),
+  metadata: z.nullable(jsonObject()),
+}));
 
 /** One exchange of a chat: the model's answer and what it took (2.4). */
 export interface Turn {
@@ -149,7 +168,9 @@ export interface Turn {
 }
 
 /** A turn as the synchronous send returns it (2.4, without `prompt`). */
-export const TurnSchema = z.looseObject({ ...turnFields, status: openEnum<TurnStatus>() });
+export const turnSchema = lazy(() => z.looseObject({ ...turnFields(), status: openEnum<TurnStatus>() }));
+/** A turn as the synchronous send returns it (`turnSchema`'s schema). */
+export const TurnSchema = /* @__PURE__ */ turnSchema();
 
 /** A turn of the message listing: a turn with its `prompt` and `created_at` (4.2). */
 export interface Message extends Turn {
@@ -160,12 +181,16 @@ export interface Message extends Turn {
 }
 
 /** A turn as the message listing returns it, with `prompt` and `created_at`. */
-export const MessageSchema = z.looseObject({
-  ...turnFields,
-  status: openEnum<TurnStatus>(),
-  prompt: z.string(),
-  created_at: Timestamp,
-});
+export const messageSchema = lazy(() =>
+  z.looseObject({
+    ...turnFields(),
+    status: openEnum<TurnStatus>(),
+    prompt: z.string(),
+    created_at: timestamp(),
+  }),
+);
+/** A turn as the message listing returns it (`messageSchema`'s schema). */
+export const MessageSchema = /* @__PURE__ */ messageSchema();
 
 /** Libraries, files, skills and connectors attached to a turn; each kind needs an extra scope (4.3). */
 export interface Attachments {
@@ -180,12 +205,16 @@ export interface Attachments {
 }
 
 /** Resources attached to a turn (4.3); an unknown field is refused. */
-export const AttachmentsSchema = z.strictObject({
-  workspace_ids: z.optional(z.array(IntId)),
-  file_ids: z.optional(z.array(IntId)),
-  skill_ids: z.optional(z.array(IntId)),
-  mcp_server_ids: z.optional(z.array(IntId)),
-});
+const attachmentsSchema = lazy(() =>
+  z.strictObject({
+    workspace_ids: z.optional(z.array(intId())),
+    file_ids: z.optional(z.array(intId())),
+    skill_ids: z.optional(z.array(intId())),
+    mcp_server_ids: z.optional(z.array(intId())),
+  }),
+);
+/** Resources attached to a turn (`attachmentsSchema`'s schema). */
+export const AttachmentsSchema = /* @__PURE__ */ attachmentsSchema();
 
 /** The scope each attachment kind needs (4.3). */
 export const ATTACHMENT_SCOPES = {
@@ -195,12 +224,12 @@ export const ATTACHMENT_SCOPES = {
   mcp_server_ids: 'connectors:use',
 } as const;
 
-const sendFields = {
+const sendFields = lazy(() => ({
   content: maxChars(LIMITS.turnContent),
-  model_id: z.optional(IntId),
-  attachments: z.optional(AttachmentsSchema),
+  model_id: z.optional(intId()),
+  attachments: z.optional(attachmentsSchema()),
   metadata: z.optional(maxJsonBytes(LIMITS.turnMetadataBytes)),
-};
+}));
 
 /** What a synchronous turn sends (4.3). */
 export interface TurnSend {
@@ -217,10 +246,14 @@ export interface TurnSend {
 }
 
 /** Body of the synchronous send (4.3): only `permission_mode: auto`; an unknown field is refused. */
-export const TurnSendSchema = z.strictObject({
-  ...sendFields,
-  permission_mode: z.optional(z.literal('auto')),
-});
+export const turnSendSchema = lazy(() =>
+  z.strictObject({
+    ...sendFields(),
+    permission_mode: z.optional(z.literal('auto')),
+  }),
+);
+/** Body of the synchronous send (`turnSendSchema`'s schema). */
+export const TurnSendSchema = /* @__PURE__ */ turnSendSchema();
 
 /** What a streamed turn sends (4.4). */
 export interface TurnStreamBody {
@@ -237,7 +270,11 @@ export interface TurnStreamBody {
 }
 
 /** Body of the streaming send (4.4): `manual` (default) or `auto`; an unknown field is refused. */
-export const TurnStreamBodySchema = z.strictObject({
-  ...sendFields,
-  permission_mode: z.optional(z.enum(PERMISSION_MODES)),
-});
+export const turnStreamBodySchema = lazy(() =>
+  z.strictObject({
+    ...sendFields(),
+    permission_mode: z.optional(z.enum(PERMISSION_MODES)),
+  }),
+);
+/** Body of the streaming send (`turnStreamBodySchema`'s schema). */
+export const TurnStreamBodySchema = /* @__PURE__ */ turnStreamBodySchema();

@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini';
 import { MOCK_CODES } from '../contract/codes.js';
-import { ErrorBodySchema, type ErrorDetails } from '../contract/envelope.js';
-import { ERROR_DATA_SCHEMAS } from '../contract/error-data.js';
+import { type ErrorDetails, errorBodySchema } from '../contract/envelope.js';
+import { errorDataSchemas } from '../contract/error-data.js';
 import { plainIssues } from '../contract/issues.js';
 import { NO_REDACTION, type Redactor, redactJson } from '../contract/redact.js';
 import {
@@ -104,7 +104,7 @@ export function apiFailure(
   redact: Redactor = NO_REDACTION,
 ): ConvoError {
   const retryAfterMs = parseRetryAfter(headers.get('retry-after'));
-  const parsed = ErrorBodySchema.safeParse(body);
+  const parsed = errorBodySchema().safeParse(body);
   const suffix =
     notFound && (notFound.fresh || !parsed.success)
       ? redact(
@@ -131,10 +131,10 @@ export function apiFailure(
   // that breaks it is a broken answer, not an ApiError whose `data` would throw where it is read. The
   // mock's own codes (its 422's field list) are its reading, not the contract: a service may shape them
   // otherwise.
+  const schemas = errorDataSchemas();
   const dataSchema =
-    Object.hasOwn(ERROR_DATA_SCHEMAS, message_code) &&
-    !(MOCK_CODES as readonly string[]).includes(message_code)
-      ? ERROR_DATA_SCHEMAS[message_code as keyof typeof ERROR_DATA_SCHEMAS]
+    Object.hasOwn(schemas, message_code) && !(MOCK_CODES as readonly string[]).includes(message_code)
+      ? schemas[message_code as keyof typeof schemas]
       : undefined;
   const checked = dataSchema?.safeParse(data);
   if (checked && !checked.success) return schemaFailure(checked.error, body, status, 'data', redact);

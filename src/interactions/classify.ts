@@ -1,11 +1,11 @@
 import type { ActionRequiredPayload } from '../contract/events.js';
 import {
   type ElicitationPayload,
-  ElicitationPayloadSchema,
+  elicitationPayloadSchema,
   type PlanApprovalPayload,
-  PlanApprovalPayloadSchema,
+  planApprovalPayloadSchema,
   type ToolApprovalPayload,
-  ToolApprovalPayloadSchema,
+  toolApprovalPayloadSchema,
 } from '../contract/interactions.js';
 
 /** An interaction's payload typed by its kind; `unknown` for a kind this version does not know, or a payload off the contract. */
@@ -20,17 +20,17 @@ export type ClassifiedPayload =
 export function classify(raw: ActionRequiredPayload): ClassifiedPayload {
   switch (raw.kind) {
     case 'tool_approval': {
-      const payload = ToolApprovalPayloadSchema.safeParse(raw.payload);
+      const payload = toolApprovalPayloadSchema().safeParse(raw.payload);
       if (payload.success) return { kind: 'tool_approval', payload: payload.data };
       break;
     }
     case 'plan_approval': {
-      const payload = PlanApprovalPayloadSchema.safeParse(raw.payload);
+      const payload = planApprovalPayloadSchema().safeParse(raw.payload);
       if (payload.success) return { kind: 'plan_approval', payload: payload.data };
       break;
     }
     case 'elicitation': {
-      const payload = ElicitationPayloadSchema.safeParse(raw.payload);
+      const payload = elicitationPayloadSchema().safeParse(raw.payload);
       if (payload.success) return { kind: 'elicitation', payload: payload.data };
       break;
     }
