@@ -69,7 +69,7 @@ export interface Meta {
 }
 
 /** The envelope of every successful response (2.1); `data` is validated by the endpoint's own schema. */
-const envelopeSchema = lazy(() =>
+export const envelopeSchema = lazy(() =>
   z.looseObject({
     status: z.literal('success'),
     message: z.string(),

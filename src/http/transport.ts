@@ -1,4 +1,4 @@
-import { EnvelopeSchema } from '../contract/envelope.js';
+import { envelopeSchema } from '../contract/envelope.js';
 import type { Redactor } from '../contract/redact.js';
 import type { ConvoError } from '../errors/index.js';
 import { TelemetryGate } from '../telemetry/gate.js';
@@ -188,7 +188,7 @@ export class Transport {
     });
     if (!response.ok) throw this.#fail(this.#apiFailure(call, response, body), options);
     this.#reached = true;
-    const envelope = EnvelopeSchema.safeParse(body);
+    const envelope = envelopeSchema().safeParse(body);
     const redact = this.#settings.redact;
     if (!envelope.success)
       throw this.#fail(schemaFailure(envelope.error, body, response.status, '', redact), options);
