@@ -25,6 +25,9 @@ export interface ReadOptions {
 /** Largest event the parser buffers, in characters (an event is bounded by the contract's own limits well below it). */
 const MAX_EVENT_CHARS = 16 * 1024 * 1024;
 
+/** How each chunk is decoded: a character whose bytes a chunk splits is completed by the next one. */
+const STREAMING = { stream: true } as const;
+
 /**
  * Maps the raw events of one chunk onto `out`; `true` stops reading (the turn ended). What it put in `out`
  * before throwing is yielded before the error.
@@ -73,6 +76,26 @@ export async function* readEvents<T = RawEvent>(
     },
     maxBufferSize: MAX_EVENT_CHARS,
   });
+  // Whether the parser holds the start of a line: the last text did not end with a line feed.
+  let midLine = false;
+  // The parser joins a line it holds with the whole next text, a copy of nearly every chunk: the rest of
+  // that line is fed on its own, then the text after it, a slice that copies nothing. Any cut of the
+  // stream reads the same.
+  // Stryker disable ConditionalExpression,EqualityOperator,LogicalOperator,ArithmeticOperator,StringLiteral,BooleanLiteral: where the text is cut (or whether it is) reads the same; only memory sees it.
+  const feed = (text: string) => {
+    const end = midLine ? text.indexOf('\n') + 1 : 0;
+    if (end > 0 && end < text.length) {
+      parser.feed(text.slice(0, end));
+      // Stryker restore ConditionalExpression,BooleanLiteral
+      // A parser that overflowed is done: fed again, it throws.
+      if (!overflow) parser.feed(text.slice(end));
+      // Stryker disable ConditionalExpression,BooleanLiteral
+    } else {
+      parser.feed(text);
+    }
+    if (text.length > 0) midLine = text.charCodeAt(text.length - 1) !== 0x0a;
+  };
+  // Stryker restore all
   // The idle clock runs only while waiting for the next event: a consumer that takes its time between
   // events (an interaction handler, say) is not a dead connection.
   let waitingSince: number | undefined = Date.now();
@@ -123,7 +146,7 @@ export async function* readEvents<T = RawEvent>(
       // Checked before decoding: the text of a body without end would outgrow memory, then V8's string limit.
       received += chunk.value.byteLength;
       if (received > maxBytes) throw new TurnTooLargeError(maxBytes);
-      parser.feed(decoder.decode(chunk.value, { stream: true }));
+      feed(decoder.decode(chunk.value, STREAMING));
       if (overflow) throw new StreamBreak(`an event grew past ${MAX_EVENT_CHARS} characters`);
       if (raws.length === 0) continue;
       const batch = raws;
