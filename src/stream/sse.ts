@@ -76,26 +76,6 @@ export async function* readEvents<T = RawEvent>(
     },
     maxBufferSize: MAX_EVENT_CHARS,
   });
-  // Whether the parser holds the start of a line: the last text did not end with a line feed.
-  // Stryker disable next-line BooleanLiteral: where a text is cut (or whether it is) reads the same; only memory sees it.
-  let midLine = false;
-  // The parser joins a line it holds with the whole next text, a copy of nearly every chunk: the rest of
-  // that line is fed on its own, then the text after it, a slice that copies nothing. Any cut of the
-  // stream reads the same.
-  const feed = (text: string) => {
-    // Stryker disable next-line ConditionalExpression,ArithmeticOperator,StringLiteral: as above.
-    const end = midLine ? text.indexOf('\n') + 1 : 0;
-    // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator: as above.
-    if (end > 0 && end < text.length) {
-      parser.feed(text.slice(0, end));
-      // A parser that overflowed is done: fed again, it throws.
-      if (!overflow) parser.feed(text.slice(end));
-    } else {
-      parser.feed(text);
-    }
-    // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator,BooleanLiteral: as above.
-    if (text.length > 0) midLine = text.charCodeAt(text.length - 1) !== 0x0a;
-  };
   // The idle clock runs only while waiting for the next event: a consumer that takes its time between
   // events (an interaction handler, say) is not a dead connection.
   let waitingSince: number | undefined = Date.now();
@@ -146,7 +126,7 @@ export async function* readEvents<T = RawEvent>(
       // Checked before decoding: the text of a body without end would outgrow memory, then V8's string limit.
       received += chunk.value.byteLength;
       if (received > maxBytes) throw new TurnTooLargeError(maxBytes);
-      feed(decoder.decode(chunk.value, STREAMING));
+      parser.feed(decoder.decode(chunk.value, STREAMING));
       if (overflow) throw new StreamBreak(`an event grew past ${MAX_EVENT_CHARS} characters`);
       if (raws.length === 0) continue;
       const batch = raws;
