@@ -25,6 +25,9 @@ export interface ReadOptions {
 /** Largest event the parser buffers, in characters (an event is bounded by the contract's own limits well below it). */
 const MAX_EVENT_CHARS = 16 * 1024 * 1024;
 
+/** How each chunk is decoded: a character whose bytes a chunk splits is completed by the next one. */
+const STREAMING = { stream: true } as const;
+
 /**
  * Maps the raw events of one chunk onto `out`; `true` stops reading (the turn ended). What it put in `out`
  * before throwing is yielded before the error.
@@ -123,7 +126,7 @@ export async function* readEvents<T = RawEvent>(
       // Checked before decoding: the text of a body without end would outgrow memory, then V8's string limit.
       received += chunk.value.byteLength;
       if (received > maxBytes) throw new TurnTooLargeError(maxBytes);
-      parser.feed(decoder.decode(chunk.value, { stream: true }));
+      parser.feed(decoder.decode(chunk.value, STREAMING));
       if (overflow) throw new StreamBreak(`an event grew past ${MAX_EVENT_CHARS} characters`);
       if (raws.length === 0) continue;
       const batch = raws;

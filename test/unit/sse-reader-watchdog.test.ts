@@ -71,6 +71,35 @@ describe('the SSE reader', () => {
     expect(source.cancelled).toEqual([]);
   });
 
+  it('an event cut across chunks, with whole events after it in the same chunk, reads as sent (LF and CRLF)', async () => {
+    const source = body();
+    const events = readEvents(source.stream, { idleMs: 1000, maxBytes: 1000 });
+    source.write('event: a\ndata: 1\n\nevent: b\nda');
+    // The rest of the cut line, then whole events in the same chunk.
+    source.write('ta: 2\n\ndata: 3\n\nevent: c\r');
+    source.write('\ndata: 4\r\n\r\ndata: 5\n\n');
+    source.end();
+    const batches: RawEvent[][] = [];
+    for await (const batch of events) batches.push(batch);
+    expect(batches.map((batch) => batch.map(({ event, data }) => `${event}:${data}`))).toEqual([
+      ['a:1'],
+      ['b:2', 'message:3'],
+      ['c:4', 'message:5'],
+    ]);
+  });
+
+  it('a chunk whose events map to nothing (pings a caller does not see) restarts the idle clock all the same', async () => {
+    const source = body();
+    const events = readEvents(source.stream, { idleMs: 1000, maxBytes: 1000 }, () => false);
+    const next = outcome(events.next());
+    await vi.advanceTimersByTimeAsync(600);
+    source.write('event: ping\ndata: {}\n\n');
+    await vi.advanceTimersByTimeAsync(999);
+    expect(next.done).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(next.error).toBeInstanceOf(StreamBreak);
+  });
+
   it('decodes a character whose bytes are split across two chunks', async () => {
     const source = body();
     // "data: " is 6 bytes; "é" the two after it.
