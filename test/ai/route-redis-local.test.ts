@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatRoute, LEASE_MS } from '../../src/ai/index.js';
 import { freePort } from '../support/loopback.js';
 import { mockClient } from '../support/mock-client.js';
-import { expectEndedAsSaved, gatedClock, reloadMidTurn, STEP_MS } from './route-support.js';
+import { expectEndedAsSaved, gatedClock, reloadMidTurn, STEP_MS, until } from './route-support.js';
 
 // Two routes on a real Redis (Debian's redis-server), in this process: the keys they write and the answer one
 // holds, followed through the other (route-redis.test.ts runs the built package in processes of their own).
@@ -66,7 +66,14 @@ describe.runIf(run)('createChatRoute on a real Redis, in this process', () => {
     });
     try {
       const text = `[[mock:slow ms=${STEP_MS}]] [[mock:words n=8]] hi`;
-      const { shown, after, resumed } = await reloadMidTurn(gate, id, one.handle, two.handle, text, 200_000);
+      const { shown, after, resumed } = await reloadMidTurn(
+        gate,
+        id,
+        one.handle,
+        two.handle,
+        text,
+        (condition, what) => until(condition, what, 200_000),
+      );
       await eventually(async () => after.text() === shown, 'the start, relayed from the first route');
       const key = after.last()?.metadata?.convo?.idempotencyKey;
       // The record for a day; the lease for LEASE_MS, renewed while the first route reads the turn.

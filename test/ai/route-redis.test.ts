@@ -118,7 +118,7 @@ describe.runIf(run)('createChatRoute on two processes sharing Redis (resumable-s
       through(0),
       through(1),
       `[[mock:slow ms=${STEP_MS}]] [[mock:words n=8]] hi`,
-      200_000,
+      across,
     );
     await across(() => after.text() === shown, 'the start, relayed from the first process');
     const turns = () => mock.mock.store.turns().filter((turn) => turn.chat_id === id);

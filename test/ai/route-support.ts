@@ -135,7 +135,9 @@ export type Page = ReturnType<typeof page>;
 
 /**
  * `text` sent from a page on `first`; once three words show (the gate lets three slow steps pass), the page
- * reloads and a new one on `second` resumes the turn. `turns` bounds each wait (a count of macrotasks).
+ * reloads and a new one on `second` resumes the turn. `wait` polls for the three words: `until`'s count of
+ * macrotasks in one process; a time bound where another process serves the page (its progress is not this
+ * process's to count).
  */
 export async function reloadMidTurn(
   gate: ReturnType<typeof gatedClock>,
@@ -143,14 +145,14 @@ export async function reloadMidTurn(
   first: (request: Request) => Promise<Response>,
   second: (request: Request) => Promise<Response>,
   text: string,
-  turns?: number,
+  wait: (condition: () => boolean, what: string) => Promise<void> = until,
 ): Promise<{ shown: string; after: Page; resumed: Promise<void> }> {
   const before = page(id, first);
   void before.chat.sendMessage({ text }).catch(() => {});
   gate.release(3);
   // Each delta is a word and the space after it, so "a b " is two words: three whole words are all the gate lets
   // through, and the text then holds still until the next release.
-  await until(() => before.text().trim().split(/\s+/).length >= 3, 'three words shown', turns);
+  await wait(() => before.text().trim().split(/\s+/).length >= 3, 'three words shown');
   const shown = before.text();
   before.reload();
   const after = page(id, second);
