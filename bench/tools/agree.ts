@@ -91,11 +91,25 @@ const newest = (into: Map<string, Found>, key: string, found: Found) => {
   if (!had || had.date < found.date) into.set(key, found);
 };
 
+/**
+ * Each contender's first event as a multiple of @anthropic-ai/sdk's in the same run: issue 40's target is
+ * relative to it, and a process's own offset (the same for every contender in it) cancels out.
+ */
+function relative(into: Map<string, Found>): void {
+  const anchor = into.get('ttfe.ms.anthropic');
+  if (!anchor) return;
+  for (const [key, found] of [...into]) {
+    if (!key.startsWith('ttfe.ms.') || key === 'ttfe.ms.anthropic') continue;
+    into.set(key.replace('ttfe.ms.', 'ttfe.xAnthropic.'), { ...found, value: found.value / anchor.value });
+  }
+}
+
 /** Per folder, the newest value of each figure; over the folders, the median (the files and dates listed). */
 function overDirs(dirs: string[], read: (dir: string, into: Map<string, Found>) => void): Map<string, Found> {
   const maps = dirs.map((dir) => {
     const into = new Map<string, Found>();
     read(dir, into);
+    relative(into);
     return into;
   });
   const out = new Map<string, Found>();
