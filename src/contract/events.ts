@@ -58,48 +58,56 @@ export const ErrorPayloadSchema = /* @__PURE__ */ errorPayloadSchema();
  */
 export const EVENTS = {
   'message.start': {
+    /** Its payload's schema, built on first use. */
     get schema() {
       return startPayloadSchema();
     },
     terminal: false,
   },
   'message.delta': {
+    /** Its payload's schema, built on first use. */
     get schema() {
       return deltaPayloadSchema();
     },
     terminal: false,
   },
   'message.step': {
+    /** Its payload's schema, built on first use. */
     get schema() {
       return stepPayloadSchema();
     },
     terminal: false,
   },
   'message.action_required': {
+    /** Its payload's schema, built on first use. */
     get schema() {
       return actionRequiredPayloadSchema();
     },
     terminal: false,
   },
   ping: {
+    /** Its payload's schema, built on first use. */
     get schema() {
       return pingPayloadSchema();
     },
     terminal: false,
   },
   'message.completed': {
+    /** Its payload's schema, built on first use. */
     get schema() {
       return finishedPayloadSchema();
     },
     terminal: true,
   },
   'message.cancelled': {
+    /** Its payload's schema, built on first use. */
     get schema() {
       return finishedPayloadSchema();
     },
     terminal: true,
   },
   'message.error': {
+    /** Its payload's schema, built on first use. */
     get schema() {
       return errorPayloadSchema();
     },
