@@ -51,68 +51,38 @@ const errorPayloadSchema = lazy(() =>
 /** `message.error` (`errorPayloadSchema`'s schema). */
 export const ErrorPayloadSchema = /* @__PURE__ */ errorPayloadSchema();
 
+/** A row of `EVENTS`. */
+export interface EventRow<S extends z.ZodMiniType, T extends boolean> {
+  /** The payload's schema, built on first use. */
+  readonly schema: S;
+  /** Whether the event ends the turn. */
+  readonly terminal: T;
+}
+
+/** A row whose schema `build` makes on first read (importing the contract builds none). */
+function row<S extends z.ZodMiniType, T extends boolean>(build: () => S, terminal: T): EventRow<S, T> {
+  return {
+    get schema() {
+      return build();
+    },
+    terminal,
+  };
+}
+
 /**
  * The events of a turn's stream (section 6), the one table of them: each name's payload schema, and whether
  * it ends the turn (exactly one terminal event arrives, 6 rule 1). The stream's decoding and handling are
  * derived from it: an event added here must be handled there, or the SDK does not compile.
  */
 export const EVENTS = {
-  'message.start': {
-    /** Its payload's schema, built on first use. */
-    get schema() {
-      return startPayloadSchema();
-    },
-    terminal: false,
-  },
-  'message.delta': {
-    /** Its payload's schema, built on first use. */
-    get schema() {
-      return deltaPayloadSchema();
-    },
-    terminal: false,
-  },
-  'message.step': {
-    /** Its payload's schema, built on first use. */
-    get schema() {
-      return stepPayloadSchema();
-    },
-    terminal: false,
-  },
-  'message.action_required': {
-    /** Its payload's schema, built on first use. */
-    get schema() {
-      return actionRequiredPayloadSchema();
-    },
-    terminal: false,
-  },
-  ping: {
-    /** Its payload's schema, built on first use. */
-    get schema() {
-      return pingPayloadSchema();
-    },
-    terminal: false,
-  },
-  'message.completed': {
-    /** Its payload's schema, built on first use. */
-    get schema() {
-      return finishedPayloadSchema();
-    },
-    terminal: true,
-  },
-  'message.cancelled': {
-    /** Its payload's schema, built on first use. */
-    get schema() {
-      return finishedPayloadSchema();
-    },
-    terminal: true,
-  },
-  'message.error': {
-    /** Its payload's schema, built on first use. */
-    get schema() {
-      return errorPayloadSchema();
-    },
-    terminal: true,
-  },
+  'message.start': row(startPayloadSchema, false),
+  'message.delta': row(deltaPayloadSchema, false),
+  'message.step': row(stepPayloadSchema, false),
+  'message.action_required': row(actionRequiredPayloadSchema, false),
+  ping: row(pingPayloadSchema, false),
+  'message.completed': row(finishedPayloadSchema, true),
+  'message.cancelled': row(finishedPayloadSchema, true),
+  'message.error': row(errorPayloadSchema, true),
 } as const satisfies EventTable;
 
 /** The shape of an events table: by name, the payload's schema and whether the event ends the turn. */

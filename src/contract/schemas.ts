@@ -14,6 +14,7 @@ export {
   DeltaPayloadSchema,
   ErrorPayloadSchema,
   EVENT_SCHEMAS,
+  type EventRow,
   EVENTS,
   FinishedPayloadSchema,
   PingPayloadSchema,
